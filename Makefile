@@ -1,0 +1,58 @@
+# paperlens — the README lists these targets.
+#   make serve   build figures and serve the site with live reload on http://127.0.0.1:8000
+#   make site    strict static build into site/
+#   make test    lint, types, unit tests, Sybil over every page and docstring, built-site checks
+# Each target creates .venv (and node_modules) on first use from the pinned lock files.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+# WITH_TORCH=1 also installs the optional PyTorch reference (CPU build, torch==2.13.0).
+WITH_TORCH ?= 0
+EXTRAS := test,docs$(if $(filter 1,$(WITH_TORCH)),$(comma)torch,)
+comma  := ,
+
+export NO_MKDOCS_2_WARNING := 1
+export DISABLE_MKDOCS_2_WARNING := true
+export SOURCE_DATE_EPOCH ?= 1767225600
+export PYTHONHASHSEED := 0
+
+.PHONY: all test site serve lint env lock clean audit gallery
+
+all: test
+
+$(BIN)/.installed-$(WITH_TORCH): pyproject.toml requirements.lock
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
+	$(BIN)/python -m pip install --quiet -c requirements.lock -e ".[$(EXTRAS)]"
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+env: $(BIN)/.installed-$(WITH_TORCH) node_modules/.installed
+
+lint: env
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check src tests benchmarks figures tools hooks
+	$(BIN)/mypy
+
+test: env lint
+	$(BIN)/python -m pytest
+
+site: env
+	$(BIN)/mkdocs build --strict
+
+serve: env
+	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
+
+# Re-resolve the pinned Python dependencies (see README, "Updating dependencies").
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/pip install --quiet -e ".[test,docs]"
+	.lock-venv/bin/pip freeze --exclude-editable | grep -vi '^paperlens' > requirements.lock
+	rm -rf .lock-venv
+
+clean:
+	rm -rf site .cache
