@@ -1,0 +1,134 @@
+"""Shared input checks: one clear message for each mistake a user can make.
+
+Every public function turns its inputs into arrays here first, so that a wrong shape, a string
+or a NaN is reported by name (``Q``, ``K``, ``mask``...) instead of surfacing later as a silently
+wrong number.
+"""
+
+from __future__ import annotations
+
+import numbers
+import operator
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+FloatArray = NDArray[np.floating[Any]]
+"""A floating-point array of any precision."""
+
+
+def as_real_array(x: ArrayLike, name: str) -> FloatArray:
+    """``x`` as a floating array: floats keep their dtype, integers and bools become float64.
+
+    Raises:
+        TypeError: complex, string, object or other non-numeric data.
+        ValueError: ragged nested lists.
+    """
+    try:
+        a = np.asarray(x)
+    except ValueError as error:  # e.g. [[1, 2], [3]]
+        raise ValueError(f"{name} is not a rectangular array: {error}") from None
+    kind = a.dtype.kind
+    if kind == "f":
+        return a
+    if kind in "biu":
+        return a.astype(np.float64)
+    if kind == "c":
+        raise TypeError(f"{name} is complex ({a.dtype}); paperlens works with real numbers only")
+    raise TypeError(f"{name} must hold real numbers, got an array of dtype {a.dtype}")
+
+
+def require_finite(a: FloatArray, name: str) -> None:
+    """Raise ValueError if ``a`` holds NaN or ±inf, saying how many entries are bad."""
+    if np.isfinite(a).all():
+        return
+    n_nan = int(np.isnan(a).sum())
+    n_inf = int(np.isinf(a).sum())
+    raise ValueError(
+        f"{name} must be finite but has {n_nan} NaN and {n_inf} infinite entries "
+        f"(of {a.size}); only an additive mask may hold -inf"
+    )
+
+
+def require_matrix(a: FloatArray, name: str, dims: str) -> None:
+    """Raise ValueError unless ``a`` has at least 2 dims; ``dims`` names them, e.g. "n_q, d_k"."""
+    if a.ndim < 2:
+        raise ValueError(
+            f"{name} must have at least 2 dims (..., {dims}), got shape {a.shape} "
+            f"({a.ndim} dim{'s' if a.ndim != 1 else ''})"
+        )
+
+
+def require_size(value: int, name: str, *, minimum: int = 1) -> int:
+    """``value`` as an int, or TypeError / ValueError if it is not an integer ≥ ``minimum``."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {value!r}") from None
+    if n < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {n}")
+    return n
+
+
+def require_real_scalar(value: float, name: str) -> float:
+    """``value`` as a finite float, or TypeError / ValueError."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    x = float(value)
+    if not np.isfinite(x):
+        raise ValueError(f"{name} must be finite, got {x}")
+    return x
+
+
+def as_mask(mask: ArrayLike, scores_shape: tuple[int, ...], dtype: np.dtype[Any]) -> FloatArray:
+    """A boolean or additive mask as ``dtype`` values to add to the scores.
+
+    Args:
+        mask: bool (True = may attend) or floating (added to the scores), broadcastable to
+            ``scores_shape``.
+        scores_shape: the shape of the scores, ``(..., n_q, n_k)``.
+        dtype: the floating dtype the scores are computed in.
+
+    Returns:
+        The additive form: 0 where a key may be attended and -inf where it may not (bool masks),
+        or the float mask itself, cast to ``dtype``.
+
+    Raises:
+        TypeError: integer (ambiguous: 0/1 flags or additive?), complex or non-numeric masks.
+        ValueError: a shape that does not broadcast to the scores, NaN, or +inf.
+    """
+    m = np.asarray(mask)
+    additive: FloatArray
+    if m.dtype.kind == "b":
+        additive = np.where(m, dtype.type(0), dtype.type(-np.inf))
+    elif m.dtype.kind == "f":
+        if np.isnan(m).any():
+            raise ValueError(f"mask must not hold NaN, but {int(np.isnan(m).sum())} entries are")
+        if np.isposinf(m).any():
+            raise ValueError(
+                "mask must not hold +inf: use 0 where a key may be attended and -inf "
+                "(or a large negative number such as -1e9) where it may not"
+            )
+        # A large negative float64 (e.g. -1e300) becomes -inf in float32: still "never attend".
+        with np.errstate(over="ignore"):
+            additive = m.astype(dtype, copy=False)
+    elif m.dtype.kind in "iu":
+        raise TypeError(
+            f"mask must be bool (True = may attend) or floating (added to the scores), "
+            f"got {m.dtype}; for 0/1 flags pass mask.astype(bool)"
+        )
+    else:
+        raise TypeError(f"mask must be a bool or floating array, got dtype {m.dtype}")
+    try:
+        broadcast = np.broadcast_shapes(m.shape, scores_shape)
+    except ValueError:
+        broadcast = None
+    if broadcast != scores_shape:
+        raise ValueError(
+            f"mask of shape {m.shape} does not broadcast to the scores' shape "
+            f"(..., n_q, n_k) = {scores_shape}"
+        )
+    return additive

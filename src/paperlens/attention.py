@@ -1,0 +1,264 @@
+r"""Scaled dot-product attention, its hand-derived backward pass, and the causal mask.
+
+*Attention Is All You Need* (Vaswani et al., 2017, https://arxiv.org/abs/1706.03762), eq. (1):
+
+$$\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V.$$
+
+Each query (a row of Q) is compared with every key (a row of K); the softmax turns the scores
+into weights over the keys, and the output row is that weighted average of the rows of V. The
+paper divides by $\sqrt{d_k}$ because for unit-variance q and k the score $q \cdot k$ has
+variance $d_k$: large scores saturate the softmax and leave "extremely small gradients".
+
+Shapes: Q ``(..., n_q, d_k)``, K ``(..., n_k, d_k)``, V ``(..., n_k, d_v)``; the leading batch
+dims ``...`` broadcast as in NumPy.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from paperlens._checks import (
+    FloatArray,
+    as_mask,
+    as_real_array,
+    require_finite,
+    require_matrix,
+    require_real_scalar,
+    require_size,
+)
+from paperlens.softmax import _softmax_, _softmax_backward
+
+
+class AttentionResult(NamedTuple):
+    """What :func:`attention` returns; unpacks as ``output, weights``."""
+
+    output: FloatArray
+    """softmax(Q K^T · scale + mask) V, shape ``(..., n_q, d_v)``."""
+    weights: FloatArray
+    """The attention weights softmax(Q K^T · scale + mask), shape ``(..., n_q, n_k)``."""
+
+
+class AttentionGradients(NamedTuple):
+    """What :func:`attention_backward` returns; unpacks as ``dQ, dK, dV``."""
+
+    dQ: FloatArray
+    """dL/dQ, shape of Q."""
+    dK: FloatArray
+    """dL/dK, shape of K."""
+    dV: FloatArray
+    """dL/dV, shape of V."""
+
+
+def attention(
+    Q: ArrayLike,
+    K: ArrayLike,
+    V: ArrayLike,
+    *,
+    mask: ArrayLike | None = None,
+    scale: float | None = None,
+) -> AttentionResult:
+    r"""Scaled dot-product attention, $\mathrm{softmax}(Q K^\top \cdot \mathrm{scale} + M)\, V$.
+
+    Args:
+        Q: queries, shape ``(..., n_q, d_k)``.
+        K: keys, shape ``(..., n_k, d_k)``.
+        V: values, shape ``(..., n_k, d_v)``.
+        mask: optional, broadcastable to ``(..., n_q, n_k)``. Either bool, True where a query
+            may attend to a key, or floating, added to the scores (so -1e9 and -inf both mask).
+        scale: multiplies the scores; default $1/\sqrt{d_k}$, and ``scale=1.0`` gives the
+            unscaled dot product.
+
+    Returns:
+        ``AttentionResult(output, weights)``: output shape ``(..., n_q, d_v)``, weights shape
+        ``(..., n_q, n_k)`` with rows summing to 1. A query that may attend to no key (its
+        mask row all False, or all -inf after adding) gets zero weights and a zero output
+        row, as PyTorch does. The dtype is the common floating dtype of Q, K and V (float32
+        stays float32; float16 is computed in float32; integers give float64).
+
+    Raises:
+        TypeError: non-numeric or complex inputs, or an integer mask (bool or float, please).
+        ValueError: shapes that do not fit together, NaN or ±inf in Q, K or V, NaN or +inf in
+            the mask.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens import attention
+        >>> Q = np.array([[1.0, 0.0]])  # n_q = 1, d_k = 2
+        >>> K = np.array([[1.0, 0.0], [0.0, 1.0]])  # n_k = 2
+        >>> V = np.array([[10.0], [20.0]])  # d_v = 1
+        >>> out, weights = attention(Q, K, V, scale=np.log(3))  # scores log 3 and 0
+        >>> weights
+        array([[0.75, 0.25]])
+        >>> out
+        array([[12.5]])
+        >>> attention(Q, K, V, mask=[[False, True]]).output  # only the second key
+        array([[20.]])
+    """
+    Q, K, V, additive, scale_, dtype = _prepare(Q, K, V, mask, scale)
+    P = _weights(Q, K, additive, scale_)  # (..., n_q, n_k)
+    output = P @ V  # (..., n_q, n_k) x (..., n_k, d_v) -> (..., n_q, d_v)
+    return AttentionResult(output.astype(dtype, copy=False), P.astype(dtype, copy=False))
+
+
+def _weights(Q: FloatArray, K: FloatArray, additive: FloatArray | None, scale: float) -> FloatArray:
+    """softmax(Q K^T · scale + additive), in one (..., n_q, n_k) buffer, normalised in place."""
+    # The scale goes into Q (n_q·d_k products) rather than into the scores (n_q·n_k products).
+    Q = Q * Q.dtype.type(scale)  # (..., n_q, d_k)
+    scores = Q @ K.swapaxes(-1, -2)  # (..., n_q, d_k) x (..., d_k, n_k) -> (..., n_q, n_k)
+    if additive is not None:
+        scores += additive  # -inf where a key is masked: exp(-inf) = 0 gives it no weight
+    # The weights are returned, so they are normalised here, in place; dividing P V instead
+    # would save nothing.
+    return _softmax_(scores, name="the scores Q K^T · scale + mask (overflow?)")
+
+
+def attention_backward(
+    Q: ArrayLike,
+    K: ArrayLike,
+    V: ArrayLike,
+    grad_output: ArrayLike,
+    *,
+    mask: ArrayLike | None = None,
+    scale: float | None = None,
+) -> AttentionGradients:
+    r"""Gradients of a scalar loss L through :func:`attention`, derived by hand.
+
+    With $S = Q K^\top \cdot \mathrm{scale} + M$, $P = \mathrm{softmax}(S)$, $O = P V$ and
+    $G = \partial L / \partial O$:
+
+    $$dV = P^\top G,\quad dP = G V^\top,\quad dS = P \odot (dP - \mathrm{rowsum}(dP \odot P)),
+    \quad dQ = \mathrm{scale}\cdot dS\, K,\quad dK = \mathrm{scale}\cdot dS^\top Q.$$
+
+    Args:
+        Q: queries, shape ``(..., n_q, d_k)``.
+        K: keys, shape ``(..., n_k, d_k)``.
+        V: values, shape ``(..., n_k, d_v)``.
+        grad_output: $G = \partial L/\partial O$, the output's shape ``(..., n_q, d_v)``.
+        mask: as in :func:`attention`.
+        scale: as in :func:`attention`.
+
+    Returns:
+        ``AttentionGradients(dQ, dK, dV)``, each of its input's own shape: where an input was
+        broadcast over batch dims, its gradient is summed over them. Fully masked query rows
+        pass back zero gradient.
+
+    Raises:
+        TypeError, ValueError: as :func:`attention`, and if ``grad_output`` does not have the
+            output's shape or is not finite.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens import attention_backward
+        >>> Q = np.array([[1.0, 0.0]])
+        >>> K = np.array([[1.0, 0.0], [0.0, 1.0]])
+        >>> V = np.array([[10.0], [20.0]])
+        >>> dQ, dK, dV = attention_backward(Q, K, V, np.ones((1, 1)), scale=np.log(3))
+        >>> dV  # dL/dV = P^T G: each value row counts with its weight
+        array([[0.75],
+               [0.25]])
+    """
+    Q, K, V, additive, scale_, dtype = _prepare(Q, K, V, mask, scale)
+    G = as_real_array(grad_output, "grad_output")
+    output_shape = (*np.broadcast_shapes(Q.shape[:-2], K.shape[:-2]), Q.shape[-2], V.shape[-1])
+    if G.shape != output_shape:
+        raise ValueError(
+            f"grad_output must have the output's shape (..., n_q, d_v) = {output_shape}, "
+            f"got {G.shape}"
+        )
+    require_finite(G, "grad_output")
+    G = G.astype(Q.dtype, copy=False)
+
+    P = _weights(Q, K, additive, scale_)  # (..., n_q, n_k)
+    # O = P V
+    dV = P.swapaxes(-1, -2) @ G  # (..., n_k, n_q) x (..., n_q, d_v) -> (..., n_k, d_v)
+    dP = G @ V.swapaxes(-1, -2)  # (..., n_q, d_v) x (..., d_v, n_k) -> (..., n_q, n_k)
+    # P = softmax(S): a fully masked row has P = 0 there, hence dS = 0
+    dS = _softmax_backward(P, dP)  # (..., n_q, n_k)
+    # S = Q K^T · scale + M
+    dQ = scale_ * (dS @ K)  # (..., n_q, n_k) x (..., n_k, d_k) -> (..., n_q, d_k)
+    dK = scale_ * (dS.swapaxes(-1, -2) @ Q)  # (..., n_k, n_q) x (..., n_q, d_k) -> (..., n_k, d_k)
+    return AttentionGradients(
+        *(
+            _sum_to_shape(g, x.shape).astype(dtype, copy=False)
+            for g, x in [(dQ, Q), (dK, K), (dV, V)]
+        )
+    )
+
+
+def _sum_to_shape(g: FloatArray, shape: tuple[int, ...]) -> FloatArray:
+    """Sum ``g`` over the dims that broadcasting added or stretched, giving ``shape``."""
+    g = g.sum(axis=tuple(range(g.ndim - len(shape))))  # drop the leading dims broadcasting added
+    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+    summed: FloatArray = g.sum(axis=stretched, keepdims=True)
+    return summed
+
+
+def causal_mask(n_q: int, n_k: int | None = None) -> NDArray[np.bool_]:
+    """Causal mask: query i may attend to key j only if j is not in its future.
+
+    With ``n_q == n_k`` this is the lower triangle, True on and below the diagonal, as PyTorch's
+    ``is_causal=True``. With ``n_k > n_q`` (decoding with a cache of earlier keys) the queries
+    are the *last* n_q positions, so the triangle is aligned to the bottom-right: query i sits at
+    position ``i + n_k - n_q``. PyTorch's ``is_causal`` aligns to the top-left instead; the two
+    agree only for square masks. With ``n_k < n_q`` the first ``n_q - n_k`` rows are all False,
+    and :func:`attention` gives those queries zero output.
+
+    Args:
+        n_q: number of queries.
+        n_k: number of keys; defaults to ``n_q``.
+
+    Returns:
+        Boolean mask, shape ``(n_q, n_k)``: True where the query may attend.
+
+    Examples:
+        >>> from paperlens import causal_mask
+        >>> causal_mask(3).astype(int)
+        array([[1, 0, 0],
+               [1, 1, 0],
+               [1, 1, 1]])
+        >>> causal_mask(2, 4).astype(int)  # two new queries after two cached keys
+        array([[1, 1, 1, 0],
+               [1, 1, 1, 1]])
+    """
+    n_q = require_size(n_q, "n_q")
+    n_k = n_q if n_k is None else require_size(n_k, "n_k")
+    return np.tri(n_q, n_k, k=n_k - n_q, dtype=bool)  # (n_q, n_k): j <= i + n_k - n_q
+
+
+def _prepare(
+    Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None, scale: float | None
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray | None, float, np.dtype[Any]]:
+    """Check Q, K, V, mask and scale; return them as arrays in the working dtype."""
+    Q, K, V = as_real_array(Q, "Q"), as_real_array(K, "K"), as_real_array(V, "V")
+    for x, name, dims in [(Q, "Q", "n_q, d_k"), (K, "K", "n_k, d_k"), (V, "V", "n_k, d_v")]:
+        require_matrix(x, name, dims)
+    if K.shape[-1] != Q.shape[-1]:
+        raise ValueError(
+            f"K has d_k={K.shape[-1]} but Q has d_k={Q.shape[-1]}: shapes {K.shape} and {Q.shape}"
+        )
+    if V.shape[-2] != K.shape[-2]:
+        raise ValueError(
+            f"V has n_k={V.shape[-2]} but K has n_k={K.shape[-2]}: shapes {V.shape} and {K.shape}"
+        )
+    try:
+        batch = np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    except ValueError:
+        raise ValueError(
+            f"the batch dims of Q, K and V do not broadcast: shapes {Q.shape}, {K.shape} "
+            f"and {V.shape}"
+        ) from None
+    if Q.shape[-1] == 0 or K.shape[-2] == 0:
+        raise ValueError(f"attention needs d_k >= 1 and n_k >= 1: Q {Q.shape}, K {K.shape}")
+    for x, name in [(Q, "Q"), (K, "K"), (V, "V")]:
+        require_finite(x, name)
+    dtype = np.result_type(Q, K, V)
+    work = np.promote_types(dtype, np.float32)  # float16 matmuls and sums run in float32
+    Q, K, V = (x.astype(work, copy=False) for x in (Q, K, V))
+    scores_shape = (*batch, Q.shape[-2], K.shape[-2])
+    additive = None if mask is None else as_mask(mask, scores_shape, work)
+    scale_ = 1 / math.sqrt(Q.shape[-1]) if scale is None else require_real_scalar(scale, "scale")
+    return Q, K, V, additive, scale_, dtype
