@@ -1,0 +1,45 @@
+"""Sybil runs every code block of every page (docs/) and every docstring example (src/)."""
+
+import sys
+from doctest import ELLIPSIS, NORMALIZE_WHITESPACE
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sybil import Sybil
+from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
+from sybil.parsers.rest import DocTestParser
+
+sys.path.insert(0, str(Path(__file__).parent / "tools"))
+
+from sitekit.sybil_parsers import PythonBlockParser  # noqa: E402
+
+FLAGS = ELLIPSIS | NORMALIZE_WHITESPACE
+
+
+def _setup(namespace: dict[str, Any]) -> None:
+    # NumPy 2 prints scalars as np.float64(0.5); pages show them the way readers see them.
+    namespace["__printoptions"] = np.get_printoptions()
+    np.set_printoptions(legacy="1.25")
+
+
+def _teardown(namespace: dict[str, Any]) -> None:
+    np.set_printoptions(**namespace["__printoptions"])
+
+
+pages = Sybil(
+    parsers=[PythonBlockParser(doctest_optionflags=FLAGS), SkipParser(), ClearNamespaceParser()],
+    patterns=["docs/**/*.md"],
+    setup=_setup,
+    teardown=_teardown,
+    name="pages",
+)
+docstrings = Sybil(
+    parsers=[DocTestParser(optionflags=FLAGS)],
+    patterns=["src/**/*.py"],
+    setup=_setup,
+    teardown=_teardown,
+    name="docstrings",
+)
+
+pytest_collect_file = (pages + docstrings).pytest()

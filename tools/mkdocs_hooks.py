@@ -1,0 +1,83 @@
+"""MkDocs hooks for paperlens: build-time math, figures and the concept-order check.
+
+MkDocs loads this file once and never reloads it, even under ``mkdocs serve``; so it stays
+thin and re-imports the ``sitekit`` modules that do the work at the start of every build.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import sitekit.concepts  # noqa: E402
+import sitekit.figures  # noqa: E402
+import sitekit.katex  # noqa: E402
+
+log = logging.getLogger("mkdocs.plugins.paperlens")
+_state: dict[str, Any] = {}
+
+
+def on_config(config: Any) -> Any:
+    for module in (sitekit.concepts, sitekit.figures, sitekit.katex):
+        importlib.reload(module)
+    try:
+        declarations = sitekit.concepts.load(Path(config["docs_dir"]), config["nav"])
+        introduced = sitekit.concepts.check_order(declarations)
+    except sitekit.concepts.ConceptError as err:
+        raise PluginError(str(err)) from None
+    _state.update(renderer=sitekit.katex.Renderer(), concepts=introduced, t0=time.perf_counter())
+    return config
+
+
+def on_files(files: Files, config: Any) -> Files:
+    start = time.perf_counter()
+    try:
+        svgs, rendered = sitekit.figures.render_all()
+    except sitekit.figures.FigureError as err:
+        raise PluginError(str(err)) from None
+    for path, content in {**svgs, **sitekit.katex.asset_files()}.items():
+        files.append(File.generated(config, path, content=content))
+    log.info(
+        "paperlens: %d figures (%d rendered, %d cached) in %.2f s",
+        len(svgs),
+        rendered,
+        len(svgs) - rendered,
+        time.perf_counter() - start,
+    )
+    return files
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
+    renderer: sitekit.katex.Renderer = _state["renderer"]
+    where = f"docs/{page.file.src_uri}"
+    try:
+        if page.file.src_uri.endswith((".py", ".ipynb")):
+            return renderer.render_text_math(html, where=where)
+        return renderer.render_page(html, where=where)
+    except sitekit.katex.MathError as err:
+        raise PluginError(str(err)) from None
+
+
+def on_post_build(config: Any) -> None:
+    renderer: sitekit.katex.Renderer = _state["renderer"]
+    renderer.close()
+    log.info(
+        "paperlens: %d formulas rendered by KaTeX (others cached); build hooks %.2f s",
+        renderer.rendered,
+        time.perf_counter() - _state["t0"],
+    )
+
+
+def on_build_error(error: Exception) -> None:
+    renderer = _state.get("renderer")
+    if renderer is not None:
+        renderer.close()

@@ -1,0 +1,130 @@
+"""Build-time figures: one script per figure under ``figures/``, rendered to SVG.
+
+A script ``figures/<section>/<page>/<name>.py`` becomes ``figures/<section>/<page>/<name>.svg``
+in the site. Each script has a title docstring, a fixed seed and a ``make_figure()`` that
+returns a matplotlib figure; it may list extra inputs in a module-level ``DEPENDS_ON`` (globs
+relative to the repository root). Rendered SVGs are cached under ``.cache/figures/`` by a hash
+of everything that can change them, so an unchanged figure is never rendered twice.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+FIGURES_DIR = ROOT / "figures"
+CACHE_DIR = ROOT / ".cache" / "figures"
+# Inputs shared by every figure: the library and the figure style.
+SHARED_INPUTS = ("src/paperlens/**/*.py", "tools/sitekit/figstyle.py", "tools/sitekit/render.py")
+
+
+class FigureError(Exception):
+    """A figure script failed; the message names the script."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    script: Path  # absolute path of the script
+
+    @property
+    def name(self) -> str:
+        return self.script.relative_to(ROOT).as_posix()
+
+    @property
+    def site_path(self) -> str:
+        return "figures/" + self.script.relative_to(FIGURES_DIR).with_suffix(".svg").as_posix()
+
+    def depends_on(self) -> list[str]:
+        tree = ast.parse(self.script.read_text(), filename=str(self.script))
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "DEPENDS_ON" for t in node.targets
+            ):
+                value = ast.literal_eval(node.value)
+                return [str(v) for v in value]
+        return []
+
+
+def discover() -> list[Figure]:
+    """Every figure script, sorted; files and folders starting with ``_`` are helpers."""
+    scripts = [
+        p
+        for p in FIGURES_DIR.rglob("*.py")
+        if not any(part.startswith("_") for part in p.relative_to(FIGURES_DIR).parts)
+    ]
+    return [Figure(p) for p in sorted(scripts)]
+
+
+def _hash_files(patterns: list[str] | tuple[str, ...]) -> str:
+    digest = hashlib.sha256()
+    for pattern in patterns:
+        for path in sorted(ROOT.glob(pattern)):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(ROOT).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_key(figure: Figure, shared: str) -> str:
+    import matplotlib
+    import numpy
+
+    digest = hashlib.sha256()
+    for part in (
+        shared,
+        figure.name,
+        figure.script.read_text(),
+        _hash_files(figure.depends_on()),
+        matplotlib.__version__,
+        numpy.__version__,
+    ):
+        digest.update(part.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()[:32]
+
+
+def render_all(
+    figures: list[Figure] | None = None, *, jobs: int = 2
+) -> tuple[dict[str, bytes], int]:
+    """Return ``{site_path: svg_bytes}`` for every figure and how many were rendered afresh.
+
+    Stale figures are rendered in fresh Python processes (so edits to ``paperlens`` are always
+    seen), split over ``jobs`` processes.
+    """
+    figures = discover() if figures is None else figures
+    shared = _hash_files(SHARED_INPUTS)
+    keys = {f: cache_key(f, shared) for f in figures}
+    stale = [f for f in figures if not (CACHE_DIR / f"{keys[f]}.svg").exists()]
+    if stale:
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        batches = [stale[i::jobs] for i in range(min(jobs, len(stale)))]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE.parent), str(ROOT / "src")]))
+        procs = []
+        for batch in batches:
+            args = [sys.executable, "-m", "sitekit.render"]
+            for f in batch:
+                args += [str(f.script), str(CACHE_DIR / f"{keys[f]}.svg")]
+            procs.append(
+                subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+            )
+        failures = []
+        for proc in procs:
+            out, _ = proc.communicate()
+            if proc.returncode != 0:
+                try:
+                    failures.append(json.loads(out.strip().splitlines()[-1]))
+                except (ValueError, IndexError):
+                    failures.append({"script": "?", "error": out or "renderer crashed"})
+        if failures:
+            lines = [f"figure script {f['script']} failed:\n{f['error']}" for f in failures]
+            raise FigureError("\n".join(lines))
+    out = {f.site_path: (CACHE_DIR / f"{keys[f]}.svg").read_bytes() for f in figures}
+    return out, len(stale)

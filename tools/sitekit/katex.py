@@ -1,0 +1,135 @@
+"""Build-time math: TeX from arithmatex's ``generic`` output rendered to HTML by KaTeX.
+
+Pages ship the rendered HTML plus KaTeX's CSS and fonts; no math JavaScript runs in the
+reader's browser. One ``node`` process (``katex_server.js``) serves a whole build; results are
+cached by content hash in ``.cache/katex.json`` so a rebuild only renders new formulas.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
+CACHE_FILE = ROOT / ".cache" / "katex.json"
+
+# arithmatex (generic: true) wraps inline math as <span class="arithmatex">\(...\)</span>
+# and display math as <div class="arithmatex">\[...\]</div>.
+_INLINE = re.compile(r'<span class="arithmatex">\\\((.+?)\\\)</span>', re.S)
+_DISPLAY = re.compile(r'<div class="arithmatex">\\\[(.+?)\\\]</div>', re.S)
+# Notebook Markdown cells (mkdocs-jupyter) keep $...$ and $$...$$ as text.
+_NB_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
+_NB_INLINE = re.compile(r"(?<![\\$])\$(?!\s)([^$\n]+?)(?<!\s)\$(?!\$)")
+
+
+class MathError(Exception):
+    """A formula KaTeX refused; the message names the page and the formula."""
+
+
+def katex_version() -> str:
+    package = json.loads((KATEX_DIST.parent / "package.json").read_text())
+    return str(package["version"])
+
+
+class Renderer:
+    """Renders formulas through one node process, with a persistent content-hash cache."""
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen[str] | None = None
+        self._version = katex_version()
+        self._cache: dict[str, str] = {}
+        if CACHE_FILE.exists():
+            self._cache = json.loads(CACHE_FILE.read_text())
+        self._dirty = False
+        self.rendered = 0  # formulas sent to KaTeX in this build (cache misses)
+
+    def _key(self, tex: str, display: bool) -> str:
+        raw = f"{self._version}\0{int(display)}\0{tex}".encode()
+        return hashlib.sha256(raw).hexdigest()[:32]
+
+    def _node(self) -> subprocess.Popen[str]:
+        if self._proc is None:
+            self._proc = subprocess.Popen(
+                ["node", str(HERE / "katex_server.js")],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                cwd=ROOT,
+            )
+        return self._proc
+
+    def render(self, tex: str, *, display: bool, where: str) -> str:
+        key = self._key(tex, display)
+        if key in self._cache:
+            return self._cache[key]
+        proc = self._node()
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(json.dumps({"id": key, "tex": tex, "display": display}) + "\n")
+        proc.stdin.flush()
+        reply = json.loads(proc.stdout.readline())
+        if "error" in reply:
+            kind = "display" if display else "inline"
+            raise MathError(f"{where}: KaTeX cannot render {kind} math {tex!r}: {reply['error']}")
+        self._cache[key] = reply["html"]
+        self._dirty = True
+        self.rendered += 1
+        return str(reply["html"])
+
+    def render_page(self, page_html: str, *, where: str) -> str:
+        """Replace every arithmatex span/div of a rendered Markdown page by KaTeX HTML."""
+
+        def display(m: re.Match[str]) -> str:
+            tex = html.unescape(m.group(1)).strip()
+            return f'<div class="math-display">{self.render(tex, display=True, where=where)}</div>'
+
+        def inline(m: re.Match[str]) -> str:
+            return self.render(html.unescape(m.group(1)).strip(), display=False, where=where)
+
+        return _INLINE.sub(inline, _DISPLAY.sub(display, page_html))
+
+    def render_text_math(self, text_html: str, *, where: str) -> str:
+        """Render $$...$$ and $...$ left as text (notebook Markdown cells)."""
+
+        def display(m: re.Match[str]) -> str:
+            tex = html.unescape(m.group(1)).strip()
+            return f'<div class="math-display">{self.render(tex, display=True, where=where)}</div>'
+
+        def inline(m: re.Match[str]) -> str:
+            return self.render(html.unescape(m.group(1)).strip(), display=False, where=where)
+
+        return _NB_INLINE.sub(inline, _NB_DISPLAY.sub(display, text_html))
+
+    def close(self) -> None:
+        if self._proc is not None:
+            assert self._proc.stdin is not None
+            self._proc.stdin.close()
+            self._proc.wait(timeout=10)
+            self._proc = None
+        if self._dirty:
+            CACHE_FILE.parent.mkdir(parents=True, exist_ok=True)
+            tmp = CACHE_FILE.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(self._cache, sort_keys=True))
+            tmp.replace(CACHE_FILE)  # atomic: parallel builds never read half a file
+            self._dirty = False
+
+
+def asset_files() -> dict[str, bytes]:
+    """KaTeX's stylesheet and woff2 fonts, keyed by their path inside the site.
+
+    The stylesheet lists woff2, woff and ttf for every font; every browser that runs this site
+    reads woff2, so only those are shipped and the other two sources are cut from the CSS.
+    """
+    css = (KATEX_DIST / "katex.min.css").read_text()
+    css = re.sub(r',url\(fonts/[^)]+\.woff\) format\("woff"\)', "", css)
+    css = re.sub(r',url\(fonts/[^)]+\.ttf\) format\("truetype"\)', "", css)
+    out = {"assets/katex/katex.min.css": css.encode()}
+    for font in sorted((KATEX_DIST / "fonts").glob("*.woff2")):
+        out[f"assets/katex/fonts/{font.name}"] = font.read_bytes()
+    return out
