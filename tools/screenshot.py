@@ -45,9 +45,10 @@ def main() -> None:
     parser.add_argument("--dark", action="store_true")
     parser.add_argument("--full", action="store_true")
     parser.add_argument("--width", type=int, default=1280)
+    parser.add_argument("--site", type=Path, default=ROOT / "site", help="built site folder")
     args = parser.parse_args()
     args.outdir.mkdir(parents=True, exist_ok=True)
-    server = serve(ROOT / "site")
+    server = serve(args.site)
     base = f"http://127.0.0.1:{server.server_port}/"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
@@ -55,10 +56,7 @@ def main() -> None:
         for path in args.pages:
             page.goto(base + path)
             if args.dark:
-                page.evaluate(
-                    "() => { const scheme = document.querySelector('[data-md-color-scheme]');"
-                    " document.querySelector('label[for=__palette_1]').click(); }"
-                )
+                page.click("label[for=__palette_1]")
                 page.wait_for_timeout(200)
             name = (path.strip("/").replace("/", "_") or "index") + ("-dark" if args.dark else "")
             out = args.outdir / f"{name}.png"
