@@ -76,8 +76,9 @@ def attention(
         ``AttentionResult(output, weights)``: output shape ``(..., n_q, d_v)``, weights shape
         ``(..., n_q, n_k)`` with rows summing to 1. A query that may attend to no key (its
         mask row all False, or all -inf after adding) gets zero weights and a zero output
-        row, as PyTorch does. The dtype is the common floating dtype of Q, K and V (float32
-        stays float32; float16 is computed in float32; integers give float64).
+        row, as PyTorch does; a finite mask such as -1e9 on a whole row only shifts its scores,
+        so that row keeps its unmasked weights. The dtype is the common floating dtype of Q, K
+        and V (float32 stays float32; float16 is computed in float32; integers give float64).
 
     Raises:
         TypeError: non-numeric or complex inputs, or an integer mask (bool or float, please).
@@ -98,22 +99,34 @@ def attention(
         >>> attention(Q, K, V, mask=[[False, True]]).output  # only the second key
         array([[20.]])
     """
-    Q, K, V, additive, scale_, dtype = _prepare(Q, K, V, mask, scale)
-    P = _weights(Q, K, additive, scale_)  # (..., n_q, n_k)
-    output = P @ V  # (..., n_q, n_k) x (..., n_k, d_v) -> (..., n_q, d_v)
-    return AttentionResult(output.astype(dtype, copy=False), P.astype(dtype, copy=False))
+    x = _prepare(Q, K, V, mask, scale)
+    P = _weights(x)  # (..., n_q, n_k)
+    output = P @ x.V  # (..., n_q, n_k) x (..., n_k, d_v) -> (..., n_q, d_v)
+    return AttentionResult(output.astype(x.dtype, copy=False), P.astype(x.dtype, copy=False))
 
 
-def _weights(Q: FloatArray, K: FloatArray, additive: FloatArray | None, scale: float) -> FloatArray:
-    """softmax(Q K^T · scale + additive), in one (..., n_q, n_k) buffer, normalised in place."""
-    # The scale goes into Q (n_q·d_k products) rather than into the scores (n_q·n_k products).
-    Q = Q * Q.dtype.type(scale)  # (..., n_q, d_k)
-    scores = Q @ K.swapaxes(-1, -2)  # (..., n_q, d_k) x (..., d_k, n_k) -> (..., n_q, n_k)
-    if additive is not None:
-        scores += additive  # -inf where a key is masked: exp(-inf) = 0 gives it no weight
-    # The weights are returned, so they are normalised here, in place; dividing P V instead
-    # would save nothing.
-    return _softmax_(scores, name="the scores Q K^T · scale + mask (overflow?)")
+def _weights(x: _Checked) -> FloatArray:
+    """softmax(Q K^T · scale + mask), in one (..., n_q, n_k) buffer, normalised in place."""
+    with np.errstate(over="raise", invalid="raise"):
+        try:
+            # The scale goes into Q (n_q·d_k products) rather than the scores (n_q·n_k products).
+            Q = x.Q * x.Q.dtype.type(x.scale)  # (..., n_q, d_k)
+            scores = Q @ x.K.swapaxes(
+                -1, -2
+            )  # (..., n_q, d_k) x (..., d_k, n_k) -> (..., n_q, n_k)
+        except FloatingPointError:
+            raise ValueError(
+                f"the scores Q K^T · scale overflow {x.Q.dtype}: scale the inputs down or use "
+                f"float64"
+            ) from None
+    shape = (*x.batch, *scores.shape[-2:])
+    if scores.shape != shape:  # V alone had more batch dims: the weights get them too
+        scores = np.broadcast_to(scores, shape).copy()  # (..., n_q, n_k)
+    if x.additive is not None:
+        scores += x.additive  # -inf where a key is masked: exp(-inf) = 0 gives it no weight
+    # The weights are returned, so they are normalised here, in place; dividing P V by the row
+    # sums instead would save nothing.
+    return _softmax_(scores, name="the scores Q K^T · scale + mask")
 
 
 def attention_backward(
@@ -161,9 +174,10 @@ def attention_backward(
         array([[0.75],
                [0.25]])
     """
-    Q, K, V, additive, scale_, dtype = _prepare(Q, K, V, mask, scale)
+    x = _prepare(Q, K, V, mask, scale)
+    Q, K, V, scale_ = x.Q, x.K, x.V, x.scale
     G = as_real_array(grad_output, "grad_output")
-    output_shape = (*np.broadcast_shapes(Q.shape[:-2], K.shape[:-2]), Q.shape[-2], V.shape[-1])
+    output_shape = (*x.batch, Q.shape[-2], V.shape[-1])
     if G.shape != output_shape:
         raise ValueError(
             f"grad_output must have the output's shape (..., n_q, d_v) = {output_shape}, "
@@ -172,7 +186,7 @@ def attention_backward(
     require_finite(G, "grad_output")
     G = G.astype(Q.dtype, copy=False)
 
-    P = _weights(Q, K, additive, scale_)  # (..., n_q, n_k)
+    P = _weights(x)  # (..., n_q, n_k)
     # O = P V
     dV = P.swapaxes(-1, -2) @ G  # (..., n_k, n_q) x (..., n_q, d_v) -> (..., n_k, d_v)
     dP = G @ V.swapaxes(-1, -2)  # (..., n_q, d_v) x (..., d_v, n_k) -> (..., n_q, n_k)
@@ -183,8 +197,8 @@ def attention_backward(
     dK = scale_ * (dS.swapaxes(-1, -2) @ Q)  # (..., n_k, n_q) x (..., n_q, d_k) -> (..., n_k, d_k)
     return AttentionGradients(
         *(
-            _sum_to_shape(g, x.shape).astype(dtype, copy=False)
-            for g, x in [(dQ, Q), (dK, K), (dV, V)]
+            _sum_to_shape(g, a.shape).astype(x.dtype, copy=False)
+            for g, a in [(dQ, Q), (dK, K), (dV, V)]
         )
     )
 
@@ -229,10 +243,22 @@ def causal_mask(n_q: int, n_k: int | None = None) -> NDArray[np.bool_]:
     return np.tri(n_q, n_k, k=n_k - n_q, dtype=bool)  # (n_q, n_k): j <= i + n_k - n_q
 
 
+class _Checked(NamedTuple):
+    """Inputs of attention after the checks, as arrays in the working dtype."""
+
+    Q: FloatArray
+    K: FloatArray
+    V: FloatArray
+    additive: FloatArray | None  # the mask as numbers to add to the scores
+    scale: float
+    dtype: np.dtype[Any]  # of the results
+    batch: tuple[int, ...]  # the broadcast batch dims of Q, K and V
+
+
 def _prepare(
     Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None, scale: float | None
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray | None, float, np.dtype[Any]]:
-    """Check Q, K, V, mask and scale; return them as arrays in the working dtype."""
+) -> _Checked:
+    """Check Q, K, V, mask and scale, with a clear message for each mistake."""
     Q, K, V = as_real_array(Q, "Q"), as_real_array(K, "K"), as_real_array(V, "V")
     for x, name, dims in [(Q, "Q", "n_q, d_k"), (K, "K", "n_k, d_k"), (V, "V", "n_k, d_v")]:
         require_matrix(x, name, dims)
@@ -261,4 +287,4 @@ def _prepare(
     scores_shape = (*batch, Q.shape[-2], K.shape[-2])
     additive = None if mask is None else as_mask(mask, scores_shape, work)
     scale_ = 1 / math.sqrt(Q.shape[-1]) if scale is None else require_real_scalar(scale, "scale")
-    return Q, K, V, additive, scale_, dtype
+    return _Checked(Q, K, V, additive, scale_, dtype, batch)
