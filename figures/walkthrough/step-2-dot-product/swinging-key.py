@@ -1,0 +1,57 @@
+"""The key swings round the query: the dot product falls from positive through 0 to negative."""
+
+import numpy as np
+from sitekit.figstyle import BLUE, GREY, VERMILION, WIDTH
+from matplotlib import pyplot as plt
+
+SEED = 0  # no randomness here; kept so every figure script reads the same way
+
+q = np.array([0.7, -0.3])  # (d_k,) the query of step 1
+ANGLES = np.array([0, 45, 90, 135, 180])  # degrees between q and k in the small panels
+
+
+def rotate(v, degrees):
+    """v turned anticlockwise by the given angle."""
+    t = np.deg2rad(degrees)
+    R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])  # (2, 2)
+    return R @ v  # (2, 2) x (2,) -> (2,)
+
+
+def make_figure():
+    fig = plt.figure(figsize=(WIDTH, 4.6), layout="constrained")
+    axes = fig.subplot_mosaic([["a", "b", "c", "d", "e"], ["f"] * 5], height_ratios=[1, 1.25])
+    k0 = 1.2 * q / np.linalg.norm(q)  # a key along q, longer than q so both stay visible
+    for name, angle in zip("abcde", ANGLES, strict=True):
+        ax = axes[name]
+        k = rotate(k0, angle)
+        for vec, colour in ((k, VERMILION), (q, BLUE)):  # the query on top
+            ax.annotate(
+                "",
+                xy=vec,
+                xytext=(0, 0),
+                arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 2.2, "mutation_scale": 14},
+            )
+        ax.set_xlim(-1.25, 1.25)
+        ax.set_ylim(-1.25, 1.25)
+        ax.set_aspect("equal")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        for side in ("left", "bottom"):
+            ax.spines[side].set_visible(False)
+        ax.set_title(f"{angle}°\nq·k = {q @ k:+.2f}".replace("-", "−"), fontsize=10)
+    angle = np.linspace(0, 180, 181)  # (181,)
+    keys = np.stack([rotate(k0, a) for a in angle])  # (181, d_k)
+    values = keys @ q  # (181, d_k) x (d_k,) -> (181,)
+    ax = axes["f"]
+    ax.axhline(0, color=GREY, lw=0.8)
+    ax.plot(angle, values, color=BLUE, lw=2)
+    marks = np.stack([rotate(k0, a) for a in ANGLES]) @ q  # (5,)
+    ax.plot(ANGLES, marks, "o", color=VERMILION, ms=7)
+    ax.set_xticks(ANGLES, [f"{a}°" for a in ANGLES])
+    ax.set_xlabel("angle between the key and the query")
+    ax.set_ylabel("dot product q·k")
+    ax.text(5, 0.35, "aligned: positive", color="#111111", fontsize=10)
+    ax.text(92, 0.08, "perpendicular: 0", color="#111111", fontsize=10)
+    ax.text(130, marks[-1], "opposed: negative", ha="right", color="#111111", fontsize=10)
+    ax.text(180, marks[0], "above: query q (blue), key k (orange)", ha="right", fontsize=10)
+    return fig
