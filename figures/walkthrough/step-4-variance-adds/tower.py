@@ -1,0 +1,48 @@
+"""Var(q·k) = d_k: a tower of d_k unit bars beside the sampled variance of the score."""
+
+import numpy as np
+from sitekit.figstyle import BLUE, VERMILION, new_figure
+
+import paperlens as pl
+
+SEED = 4
+N = 3000  # scores per d_k
+D_KS = (1, 4, 8, 16, 32, 64)
+
+
+def make_figure():
+    rng = np.random.default_rng(SEED)
+    fig, ax = new_figure(height=4.2)
+    x = np.arange(len(D_KS))  # (6,)
+    for i, d_k in enumerate(D_KS):
+        # d_k products, each contributing a variance of exactly 1, stacked into a tower
+        ax.bar(
+            np.full(d_k, x[i] - 0.19),
+            np.ones(d_k),
+            bottom=np.arange(d_k),
+            width=0.36,
+            color=BLUE,
+            edgecolor="white",
+            linewidth=0.5,
+            label="d_k unit bars: Var(qᵢkᵢ) = 1 each" if i == 0 else None,
+        )
+        scores = pl.sample_scores(d_k, N, rng=rng)  # (N,)
+        var = float(np.var(scores, ddof=1))
+        se = pl.sample_variance_stderr(scores)
+        ax.bar(
+            x[i] + 0.19,
+            var,
+            width=0.36,
+            color=VERMILION,
+            yerr=4 * se,
+            capsize=4,
+            error_kw={"ecolor": "#111111", "lw": 1},
+            label=f"sampled Var(q·k), {N} scores, ± 4 standard errors" if i == 0 else None,
+        )
+    ax.set_xticks(x, [f"d_k = {d}" for d in D_KS])
+    ax.set_ylabel("variance of the score")
+    ax.set_yticks([0, 8, 16, 32, 64])
+    ax.grid(axis="y", color="#dddddd", lw=0.6)
+    ax.set_axisbelow(True)
+    ax.legend(frameon=False, loc="upper left")
+    return fig
