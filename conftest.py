@@ -29,7 +29,7 @@ def _teardown(namespace: dict[str, Any]) -> None:
 
 pages = Sybil(
     parsers=[PythonBlockParser(doctest_optionflags=FLAGS), SkipParser(), ClearNamespaceParser()],
-    patterns=["docs/**/*.md"],
+    patterns=["docs/*.md", "docs/**/*.md"],
     setup=_setup,
     teardown=_teardown,
     name="pages",

@@ -1,0 +1,37 @@
+"""Helpers for the Foundations figures: the running example, and a matrix drawn as a grid."""
+
+import numpy as np
+from matplotlib.patches import Rectangle
+
+
+def draw_grid(ax, values, *, x0=0.0, y0=0.0, highlight_rows=(), highlight_cols=(), color="#0072B2"):
+    """Draw ``values`` (r, c) with its top-left corner at (x0, y0); one unit per cell.
+
+    Rows listed in ``highlight_rows`` (or columns in ``highlight_cols``) are filled lightly with
+    ``color``. The y axis points down, so call ``ax.invert_yaxis()`` once per axes.
+    """
+    values = np.asarray(values)
+    rows, cols = values.shape
+    for i in range(rows):
+        for j in range(cols):
+            lit = i in highlight_rows or j in highlight_cols
+            ax.add_patch(
+                Rectangle(
+                    (x0 + j, y0 + i),
+                    1,
+                    1,
+                    facecolor=color if lit else "white",
+                    alpha=0.25 if lit else 1.0,
+                    edgecolor="#333333",
+                    lw=1,
+                )
+            )
+            ax.add_patch(Rectangle((x0 + j, y0 + i), 1, 1, fill=False, edgecolor="#333333", lw=1))
+            ax.text(x0 + j + 0.5, y0 + i + 0.5, f"{values[i, j]:g}", ha="center", va="center")
+
+
+# The running example of the Foundations pages (the pages build the same arrays in their code):
+# two queries and three keys of d_k = 4 numbers, and three values of d_v = 2 numbers.
+Q = np.array([[1.0, 0.0, 1.0, 0.0], [0.0, 2.0, 0.0, 1.0]])  # (n_q, d_k) = (2, 4)
+K = np.array([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [-1.0, 0.0, -1.0, 0.0]])  # (3, 4)
+V = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])  # (n_k, d_v) = (3, 2)
