@@ -21,13 +21,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import sitekit.concepts  # noqa: E402
 import sitekit.figures  # noqa: E402
 import sitekit.katex  # noqa: E402
+import sitekit.notebooks  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.paperlens")
 _state: dict[str, Any] = {}
 
 
 def on_config(config: Any) -> Any:
-    for module in (sitekit.concepts, sitekit.figures, sitekit.katex):
+    for module in (sitekit.concepts, sitekit.figures, sitekit.katex, sitekit.notebooks):
         importlib.reload(module)
     try:
         declarations = sitekit.concepts.load(Path(config["docs_dir"]), config["nav"])
@@ -44,7 +45,12 @@ def on_files(files: Files, config: Any) -> Files:
         svgs, rendered = sitekit.figures.render_all()
     except sitekit.figures.FigureError as err:
         raise PluginError(str(err)) from None
-    for path, content in {**svgs, **sitekit.katex.asset_files()}.items():
+    notebooks = {
+        sitekit.notebooks.ipynb_path(f.src_uri): sitekit.notebooks.to_ipynb(f.content_string)
+        for f in files
+        if sitekit.notebooks.is_notebook(f.src_uri)
+    }
+    for path, content in {**svgs, **sitekit.katex.asset_files(), **notebooks}.items():
         files.append(File.generated(config, path, content=content))
     log.info(
         "paperlens: %d figures (%d rendered, %d cached) in %.2f s",
@@ -60,7 +66,8 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
     renderer: sitekit.katex.Renderer = _state["renderer"]
     where = f"docs/{page.file.src_uri}"
     try:
-        if page.file.src_uri.endswith((".py", ".ipynb")):
+        if sitekit.notebooks.is_notebook(page.file.src_uri):
+            html = sitekit.notebooks.clean_html(html, page.file.src_uri)
             return renderer.render_text_math(html, where=where)
         return renderer.render_page(html, where=where)
     except sitekit.katex.MathError as err:

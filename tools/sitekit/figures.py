@@ -36,10 +36,15 @@ class Figure:
 
     @property
     def name(self) -> str:
-        return self.script.relative_to(ROOT).as_posix()
+        """The script's path as the build reports it (relative to the repository)."""
+        if self.script.is_relative_to(ROOT):
+            return self.script.relative_to(ROOT).as_posix()
+        return self.script.as_posix()
 
     @property
     def site_path(self) -> str:
+        if not self.script.is_relative_to(FIGURES_DIR):
+            return f"figures/{self.script.stem}.svg"
         return "figures/" + self.script.relative_to(FIGURES_DIR).with_suffix(".svg").as_posix()
 
     def depends_on(self) -> list[str]:
@@ -92,7 +97,7 @@ def cache_key(figure: Figure, shared: str) -> str:
 
 
 def render_all(
-    figures: list[Figure] | None = None, *, jobs: int = 2
+    figures: list[Figure] | None = None, *, jobs: int = 2, cache_dir: Path = CACHE_DIR
 ) -> tuple[dict[str, bytes], int]:
     """Return ``{site_path: svg_bytes}`` for every figure and how many were rendered afresh.
 
@@ -102,16 +107,16 @@ def render_all(
     figures = discover() if figures is None else figures
     shared = _hash_files(SHARED_INPUTS)
     keys = {f: cache_key(f, shared) for f in figures}
-    stale = [f for f in figures if not (CACHE_DIR / f"{keys[f]}.svg").exists()]
+    stale = [f for f in figures if not (cache_dir / f"{keys[f]}.svg").exists()]
     if stale:
-        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        cache_dir.mkdir(parents=True, exist_ok=True)
         batches = [stale[i::jobs] for i in range(min(jobs, len(stale)))]
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE.parent), str(ROOT / "src")]))
         procs = []
         for batch in batches:
             args = [sys.executable, "-m", "sitekit.render"]
             for f in batch:
-                args += [str(f.script), str(CACHE_DIR / f"{keys[f]}.svg")]
+                args += [str(f.script), str(cache_dir / f"{keys[f]}.svg")]
             procs.append(
                 subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
             )
@@ -126,5 +131,5 @@ def render_all(
         if failures:
             lines = [f"figure script {f['script']} failed:\n{f['error']}" for f in failures]
             raise FigureError("\n".join(lines))
-    out = {f.site_path: (CACHE_DIR / f"{keys[f]}.svg").read_bytes() for f in figures}
+    out = {f.site_path: (cache_dir / f"{keys[f]}.svg").read_bytes() for f in figures}
     return out, len(stale)

@@ -111,6 +111,8 @@ class Renderer:
             assert self._proc.stdin is not None
             self._proc.stdin.close()
             self._proc.wait(timeout=10)
+            if self._proc.stdout is not None:
+                self._proc.stdout.close()
             self._proc = None
         if self._dirty:
             CACHE_FILE.parent.mkdir(parents=True, exist_ok=True)

@@ -40,8 +40,10 @@ def main(argv: list[str]) -> int:
         try:
             render(Path(script), Path(out))
         except Exception:
-            rel = Path(script).resolve().relative_to(Path.cwd().resolve()).as_posix()
-            print(json.dumps({"script": rel, "error": traceback.format_exc()}))
+            path = Path(script).resolve()
+            cwd = Path.cwd().resolve()
+            name = path.relative_to(cwd).as_posix() if path.is_relative_to(cwd) else str(path)
+            print(json.dumps({"script": name, "error": traceback.format_exc()}))
             return 1
     return 0
 

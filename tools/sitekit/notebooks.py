@@ -1,0 +1,56 @@
+"""Notebook pages: percent-format ``.py`` sources in ``docs/reproduce/``, executed by
+mkdocs-jupyter at build time.
+
+mkdocs-jupyter's HTML carries JupyterLab's whole stylesheet (≈570 KB per page), a MathJax
+configuration, an empty ``<script src="">`` and a loader that imports mermaid from a CDN. None of
+that is needed here — math is rendered by KaTeX at build time and the site's own stylesheet
+styles the cells — so it is removed. Each page gets a link to download its ``.ipynb``, which is
+generated from the same source.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+import jupytext
+
+NOTEBOOK_GLOB = "reproduce/*.py"
+
+_STYLE = re.compile(r"<style[^>]*>.*?</style>", re.S)
+_SCRIPT = re.compile(r"<script[^>]*>.*?</script>", re.S)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+# nbconvert's copy widget (a custom element plus a hidden copy of the code); Material's own copy
+# button replaces it once the code sits in <pre><code> inside a .highlight block.
+_CLIPBOARD = re.compile(
+    r'<div class="zeroclipboard-container">.*?</div>\s*</clipboard-copy>\s*</div>', re.S
+)
+_CLIPBOARD_TEXT = re.compile(r'<div class="clipboard-copy-txt"[^>]*>.*?</div>', re.S)
+_CODE = re.compile(r'<div class="highlight-ipynb hl-python"><pre><span></span>(.*?)</pre></div>', re.S)
+
+
+def is_notebook(src_uri: str) -> bool:
+    return PurePosixPath(src_uri).match(NOTEBOOK_GLOB)
+
+
+def ipynb_path(src_uri: str) -> str:
+    return str(PurePosixPath(src_uri).with_suffix(".ipynb"))
+
+
+def to_ipynb(source: str) -> bytes:
+    """The notebook a reader downloads: the percent-format source as ``.ipynb``, unexecuted."""
+    notebook = jupytext.reads(source, fmt="py:percent")
+    return jupytext.writes(notebook, fmt="ipynb").encode()
+
+
+def clean_html(page_html: str, src_uri: str) -> str:
+    """Strip mkdocs-jupyter's inline styles and scripts and add the download link."""
+    body = _COMMENT.sub("", _SCRIPT.sub("", _STYLE.sub("", page_html)))
+    body = _CLIPBOARD_TEXT.sub("", _CLIPBOARD.sub("", body))
+    body = _CODE.sub(r'<div class="highlight"><pre><span></span><code>\1</code></pre></div>', body)
+    name = PurePosixPath(src_uri).with_suffix(".ipynb").name
+    link = (
+        f'<p class="notebook-download"><a href="../{name}" download>'
+        f"Download this page as a Jupyter notebook ({name})</a></p>\n"
+    )
+    return link + body
