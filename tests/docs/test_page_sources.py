@@ -48,8 +48,7 @@ def test_every_python_fence_is_collected(page):
     missed = [
         text.count("\n", 0, start) + 1
         for info, start, end in fences(text)
-        if info.split(" ")[0] == "python"
-        and not any(start <= r.start < end for r in regions)
+        if info.split(" ")[0] == "python" and not any(start <= r.start < end for r in regions)
     ]
     assert not missed, f"python fences at lines {missed} collected no example"
 

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+
 from sitekit import concepts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +38,8 @@ def test_front_matter_must_be_lists_of_names(tmp_path):
 
 def test_nav_is_flattened_in_reading_order():
     nav = [{"Home": "index.md"}, {"S": ["s/index.md", {"One": "s/one.md"}]}, {"X": "https://x"}]
-    assert concepts.nav_pages(nav) == [("Home", "index.md"), ("", "s/index.md"), ("One", "s/one.md")]
+    expected = [("Home", "index.md"), ("", "s/index.md"), ("One", "s/one.md")]
+    assert concepts.nav_pages(nav) == expected
 
 
 def test_the_site_declarations_are_in_order():

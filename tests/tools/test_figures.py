@@ -3,6 +3,7 @@
 import textwrap
 
 import pytest
+
 from sitekit import figures
 
 GOOD = '''

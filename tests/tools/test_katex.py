@@ -1,6 +1,7 @@
 """Build-time math: KaTeX renders TeX to HTML, and refuses what it cannot read."""
 
 import pytest
+
 from sitekit import katex
 
 

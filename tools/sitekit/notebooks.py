@@ -26,7 +26,9 @@ _CLIPBOARD = re.compile(
     r'<div class="zeroclipboard-container">.*?</div>\s*</clipboard-copy>\s*</div>', re.S
 )
 _CLIPBOARD_TEXT = re.compile(r'<div class="clipboard-copy-txt"[^>]*>.*?</div>', re.S)
-_CODE = re.compile(r'<div class="highlight-ipynb hl-python"><pre><span></span>(.*?)</pre></div>', re.S)
+_CODE = re.compile(
+    r'<div class="highlight-ipynb hl-python"><pre><span></span>(.*?)</pre></div>', re.S
+)
 
 
 def is_notebook(src_uri: str) -> bool:

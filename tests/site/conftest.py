@@ -1,0 +1,100 @@
+"""One strict build of the whole site per test session, shared by the site checks."""
+
+import os
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The built site folder (``mkdocs build --strict``; any warning fails the session).
+
+    Never add ``--quiet``: it hides warnings from the counter that ``--strict`` relies on, and
+    the build then passes with warnings (MkDocs 1.6).
+    """
+    out = tmp_path_factory.mktemp("site")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true")
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    result = subprocess.run(
+        [str(mkdocs), "build", "--strict", "-d", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, f"strict build failed:\n{result.stdout}\n{result.stderr}"
+    return out
+
+
+class Page(HTMLParser):
+    """The parts of a built page the checks look at."""
+
+    SKIP_TEXT = {"script", "style", "code", "pre", "annotation"}
+
+    def __init__(self, path: Path):
+        super().__init__(convert_charrefs=True)
+        self.path = path
+        self.ids: set[str] = set()
+        self.links: list[str] = []  # <a href>
+        self.resources: list[tuple[str, str]] = []  # (tag, url) the browser will fetch
+        self.images: list[dict[str, str]] = []
+        self.classes: list[str] = []
+        self.text_parts: list[str] = []
+        self._skip = 0
+        self.feed(path.read_text(encoding="utf-8"))
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs}
+        if "id" in a:
+            self.ids.add(a["id"])
+        if tag == "a" and "name" in a:
+            self.ids.add(a["name"])
+        if tag == "a" and "href" in a:
+            self.links.append(a["href"])
+        if tag in ("img", "script", "iframe", "source", "audio", "video") and a.get("src"):
+            self.resources.append((tag, a["src"]))
+        if tag == "link" and a.get("href"):
+            rel = a.get("rel", "")
+            if any(
+                r in rel.split()
+                for r in (
+                    "stylesheet",
+                    "icon",
+                    "preload",
+                    "modulepreload",
+                    "manifest",
+                    "prefetch",
+                    "dns-prefetch",
+                    "preconnect",
+                )
+            ):
+                self.resources.append((f"link[{rel}]", a["href"]))
+        if tag == "img":
+            self.images.append(a)
+        self.classes.extend(a.get("class", "").split())
+        if tag in self.SKIP_TEXT:
+            self._skip += 1
+
+    def handle_endtag(self, tag):
+        if tag in self.SKIP_TEXT and self._skip:
+            self._skip -= 1
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.text_parts.append(data)
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.text_parts)
+
+
+@pytest.fixture(scope="session")
+def pages(site):
+    """Every built HTML page, parsed, keyed by its path inside the site."""
+    return {p.relative_to(site).as_posix(): Page(p) for p in sorted(site.rglob("*.html"))}
