@@ -1,0 +1,39 @@
+"""K and its transpose side by side: row j of K becomes column j of K transposed."""
+
+import sys
+from pathlib import Path
+
+from sitekit.figstyle import GREY, VERMILION, new_figure
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from _shared import K, draw_grid  # noqa: E402
+
+SEED = 0  # no randomness here; kept so every figure script reads the same way
+DEPENDS_ON = ["figures/foundations/_shared.py"]
+
+
+def make_figure():
+    fig, ax = new_figure(height=3.0)
+    n_k, d_k = K.shape
+    draw_grid(ax, K, highlight_rows=(0,), color=VERMILION)
+    x1 = d_k + 3.0
+    draw_grid(ax, K.T, x0=x1, highlight_cols=(0,), color=VERMILION)
+    ax.text(d_k / 2, -0.4, f"$K$   shape ({n_k}, {d_k})", ha="center", fontsize=12)
+    ax.text(x1 + n_k / 2, -0.4, f"$K^T$   shape ({d_k}, {n_k})", ha="center", fontsize=12)
+    ax.annotate(
+        "",
+        xy=(x1 - 0.4, 1.5),
+        xytext=(d_k + 0.4, 1.5),
+        arrowprops={
+            "arrowstyle": "-|>",
+            "color": GREY,
+            "lw": 1.8,
+            "connectionstyle": "arc3,rad=-0.3",
+        },
+    )
+    ax.text(d_k + 1.5, 2.4, "tip over:\nrows become\ncolumns", ha="center", va="top", color=GREY)
+    ax.set_xlim(-0.3, x1 + n_k + 0.3)
+    ax.set_ylim(d_k + 0.3, -1.0)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    return fig
