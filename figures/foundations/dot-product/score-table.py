@@ -1,0 +1,41 @@
+"""The score table Q K^T as a heatmap: one dot product per query–key pair, values written in."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+from sitekit.figstyle import new_figure
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from _shared import K, Q  # noqa: E402
+
+SEED = 0  # no randomness here; kept so every figure script reads the same way
+DEPENDS_ON = ["figures/foundations/_shared.py"]
+
+
+def make_figure():
+    scores = Q @ K.T  # (n_q, d_k) @ (d_k, n_k) -> (n_q, n_k)
+    n_q, n_k = scores.shape
+    fig, ax = new_figure(height=2.6)
+    top = np.abs(scores).max()
+    image = ax.imshow(scores, cmap="RdBu_r", vmin=-top, vmax=top)
+    for i in range(n_q):
+        for j in range(n_k):
+            dark = abs(scores[i, j]) > 0.6 * top
+            ax.text(
+                j,
+                i,
+                f"{scores[i, j]:g}",
+                ha="center",
+                va="center",
+                fontsize=14,
+                color="white" if dark else "black",
+            )
+    ax.set_xticks(range(n_k), [f"$k_{j + 1}$" for j in range(n_k)])
+    ax.set_yticks(range(n_q), [f"$q_{i + 1}$" for i in range(n_q)])
+    ax.xaxis.tick_top()
+    ax.set_title(f"$QK^T$, shape ({n_q}, {n_k}): entry (i, j) is $q_i \\cdot k_j$", pad=28)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    fig.colorbar(image, ax=ax, shrink=0.8, label="dot product")
+    return fig

@@ -1,0 +1,40 @@
+"""Softmax turns a row of scores (any sign) into positive weights that sum to 1."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
+
+import paperlens as pl
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from _shared import K, Q  # noqa: E402
+
+SEED = 0  # no randomness here; kept so every figure script reads the same way
+DEPENDS_ON = ["figures/foundations/_shared.py"]
+
+
+def make_figure():
+    scores = (Q @ K.T)[0]  # (n_k,): the first query's row of scores
+    weights = pl.softmax(scores)  # (n_k,)
+    labels = [f"$k_{j + 1}$" for j in range(scores.size)]
+    fig, (left, right) = new_figure(1, 2, height=2.8)
+    left.bar(labels, scores, color=VERMILION)
+    left.axhline(0, color=GREY, lw=0.8)
+    left.set_title("scores of $q_1$ (any sign)")
+    right.bar(labels, weights, color=BLUE)
+    right.set_ylim(0, 1)
+    right.set_title(f"softmax weights (sum = {weights.sum():.0f})")
+    for j, w in enumerate(weights):
+        right.text(j, w + 0.02, f"{w:.3f}", ha="center")
+    for j, s in enumerate(scores):
+        left.text(
+            j,
+            s + (0.1 if s >= 0 else -0.1),
+            f"{s:g}",
+            ha="center",
+            va="bottom" if s >= 0 else "top",
+        )
+    left.set_ylim(np.min(scores) - 0.6, np.max(scores) + 0.6)
+    return fig
