@@ -35,7 +35,7 @@ env: $(BIN)/.installed-$(WITH_TORCH) node_modules/.installed
 
 lint: env
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check src tests benchmarks figures tools hooks
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 test: env lint
