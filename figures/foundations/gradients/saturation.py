@@ -1,0 +1,23 @@
+"""Saturation: the softmax Jacobian's size falls towards 0 as the scores are multiplied up."""
+
+import numpy as np
+from sitekit.figstyle import BLUE, GREY, new_figure
+
+import paperlens as pl
+
+SEED = 0  # no randomness here; kept so every figure script reads the same way
+
+
+def make_figure():
+    scores = np.array([2.0, 0.0, -2.0])  # (n_k,): the first query's scores on the page
+    factors = np.logspace(-1, 2, 61)  # (61,)
+    norms = np.array([pl.softmax_gradient_norm(c * scores) for c in factors])  # (61,)
+    fig, ax = new_figure(height=3.0)
+    ax.loglog(factors, norms, color=BLUE, lw=2)
+    for c in (1, 10, 100):
+        n = pl.softmax_gradient_norm(c * scores)
+        ax.plot([c], [n], "o", color=BLUE)
+        ax.annotate(f"×{c}: {n:.1e}", (c, n), xytext=(8, 4), textcoords="offset points", color=GREY)
+    ax.set_xlabel("factor c multiplying the scores (2, 0, −2)")
+    ax.set_ylabel("size of the Jacobian\n(Frobenius norm)")
+    return fig

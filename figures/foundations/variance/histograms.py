@@ -1,0 +1,34 @@
+"""Histograms of one score q·k for d_k = 64: spread sqrt(64) = 8 before, 1 after dividing by 8."""
+
+import numpy as np
+from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
+
+import paperlens as pl
+
+SEED = 0
+D_K = 64
+N = 20_000
+
+
+def _bell(x, var):
+    return np.exp(-(x**2) / (2 * var)) / np.sqrt(2 * np.pi * var)
+
+
+def make_figure():
+    rng = np.random.default_rng(SEED)
+    raw = pl.sample_scores(D_K, N, rng=rng)  # (N,)
+    scaled = pl.sample_scores(D_K, N, rng=rng, scale=1 / np.sqrt(D_K))  # (N,)
+    grid = np.linspace(-32, 32, 401)
+    bins = np.linspace(-32, 32, 129)
+    fig, (top, bottom) = new_figure(2, 1, height=4.4, sharex=True)
+    top.hist(raw, bins=bins, density=True, color=VERMILION, alpha=0.55)
+    top.plot(grid, _bell(grid, D_K), color=GREY, lw=1.2, label="N(0, 64)")
+    top.set_title(f"q·k with d_k = {D_K}: sampled variance {np.var(raw, ddof=1):.1f}")
+    bottom.hist(scaled, bins=bins, density=True, color=BLUE, alpha=0.55)
+    bottom.plot(grid, _bell(grid, 1.0), color=GREY, lw=1.2, label="N(0, 1)")
+    bottom.set_title(f"q·k / √{D_K}: sampled variance {np.var(scaled, ddof=1):.2f}")
+    bottom.set_xlabel("value of one score entry")
+    for ax in (top, bottom):
+        ax.legend(frameon=False, loc="upper right")
+        ax.set_ylabel("density")
+    return fig
