@@ -36,6 +36,12 @@ def on_config(config: Any) -> Any:
     except sitekit.concepts.ConceptError as err:
         raise PluginError(str(err)) from None
     _state.update(renderer=sitekit.katex.Renderer(), concepts=introduced, t0=time.perf_counter())
+    # mkdocs-jupyter caches executed notebooks by their source alone; key its cache by the
+    # library's source too, so an edit to src/paperlens re-executes the notebooks.
+    jupyter = config["plugins"].get("mkdocs-jupyter")
+    if jupyter is not None:
+        library = sitekit.figures.hash_files(("src/paperlens/**/*.py",))[:16]
+        jupyter.config["cache_dir"] = f".cache/mkdocs-jupyter/{library}"
     return config
 
 

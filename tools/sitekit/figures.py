@@ -68,7 +68,7 @@ def discover() -> list[Figure]:
     return [Figure(p) for p in sorted(scripts)]
 
 
-def _hash_files(patterns: list[str] | tuple[str, ...]) -> str:
+def hash_files(patterns: list[str] | tuple[str, ...]) -> str:
     digest = hashlib.sha256()
     for pattern in patterns:
         for path in sorted(ROOT.glob(pattern)):
@@ -87,7 +87,7 @@ def cache_key(figure: Figure, shared: str) -> str:
         shared,
         figure.name,
         figure.script.read_text(),
-        _hash_files(figure.depends_on()),
+        hash_files(figure.depends_on()),
         matplotlib.__version__,
         numpy.__version__,
     ):
@@ -105,7 +105,7 @@ def render_all(
     seen), split over ``jobs`` processes.
     """
     figures = discover() if figures is None else figures
-    shared = _hash_files(SHARED_INPUTS)
+    shared = hash_files(SHARED_INPUTS)
     keys = {f: cache_key(f, shared) for f in figures}
     stale = [f for f in figures if not (cache_dir / f"{keys[f]}.svg").exists()]
     if stale:

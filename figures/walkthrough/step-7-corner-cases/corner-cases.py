@@ -1,0 +1,76 @@
+"""Four corner cases of scaled attention, one small panel each."""
+
+import numpy as np
+from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, SKY, VERMILION, new_figure
+
+import paperlens as pl
+
+SEED = 7
+N = 4  # keys in the small examples
+
+
+def make_figure():
+    rng = np.random.default_rng(SEED)
+    fig, axes = new_figure(2, 2, height=5.4)
+    keys = np.arange(1, N + 1)  # (n,)
+
+    # d_k = 1: dividing by sqrt(1) = 1 changes no score.
+    ax = axes[0, 0]
+    raw = pl.sample_scores(1, 4000, rng=np.random.default_rng(SEED))  # (4000,)
+    scaled = pl.sample_scores(1, 4000, rng=np.random.default_rng(SEED), scale=1 / np.sqrt(1))
+    bins = np.linspace(-4, 4, 41)  # (41,)
+    ax.hist(raw, bins=bins, histtype="stepfilled", color=BLUE, alpha=0.6, label="q·k")
+    ax.hist(scaled, bins=bins, histtype="step", color=VERMILION, lw=1.6, ls="--", label="q·k / √1")
+    ax.set_yticks([])
+    ax.spines["left"].set_visible(False)
+    ax.set_xlabel("score")
+    ax.set_title("d_k = 1: scaling does nothing", fontsize=11)
+    ax.legend(frameon=False, fontsize=9, loc="upper right")
+
+    # All scores equal: uniform weights 1/n, with or without scaling.
+    ax = axes[0, 1]
+    tied = np.full(N, 3.0)  # (n,)
+    ax.bar(keys - 0.2, pl.softmax(tied), width=0.4, color=BLUE, label="unscaled")
+    ax.bar(keys + 0.2, pl.softmax(tied / 8), width=0.4, color=ORANGE, label="÷ 8")
+    ax.axhline(1 / N, color=GREY, lw=1, ls=":")
+    ax.set_ylim(0, 1.05)
+    ax.set_xticks(keys)
+    ax.set_ylabel("weight")
+    ax.set_title("all scores equal: 1/n each", fontsize=11)
+    ax.legend(frameon=False, fontsize=9, loc="upper right")
+
+    # One score enormous: one-hot weights and zero gradient, scaled or not.
+    ax = axes[1, 0]
+    huge = np.array([1e300, 0.5, -0.3, 0.8])  # (n,)
+    for shift, scale, colour, label in ((-0.2, 1.0, BLUE, "unscaled"), (0.2, 1 / 8, ORANGE, "÷ 8")):
+        s = huge * scale  # (n,)
+        norm = pl.softmax_gradient_norm(s)
+        ax.bar(
+            keys + shift, pl.softmax(s), width=0.4, color=colour, label=f"{label}: ‖J‖ = {norm:g}"
+        )
+    ax.set_ylim(0, 1.05)
+    ax.set_xticks(keys)
+    ax.set_xlabel("key")
+    ax.set_ylabel("weight")
+    ax.set_title("one score → +∞: one-hot, no gradient", fontsize=11)
+    ax.legend(frameon=False, fontsize=9, loc="upper right")
+
+    # V constant across rows: the output is that constant whatever the weights.
+    ax = axes[1, 1]
+    Q = rng.standard_normal((5, 8))  # (n_q, d_k)
+    K = rng.standard_normal((N, 8))  # (n_k, d_k)
+    V = np.full((N, 1), 2.5)  # (n_k, d_v): every row of V the same
+    out, weights = pl.attention(Q, K, V, scale=1.0)  # (5, 1), (5, n)
+    queries = np.arange(1, 6)  # (5,)
+    bottom = np.zeros(5)  # (5,)
+    for j, colour in enumerate((BLUE, ORANGE, GREEN, SKY)):
+        ax.bar(queries, weights[:, j], bottom=bottom, width=0.6, color=colour, edgecolor="white")
+        bottom += weights[:, j]
+    for i in range(5):
+        ax.text(queries[i], 1.03, f"{out[i, 0]:.2f}", ha="center", fontsize=9.5, color="#111111")
+    ax.set_ylim(0, 1.15)
+    ax.set_yticks([0, 0.5, 1])
+    ax.set_xticks(queries)
+    ax.set_xlabel("query (bars: its weights on the 4 keys)")
+    ax.set_title("V constant: every output is 2.50", fontsize=11)
+    return fig

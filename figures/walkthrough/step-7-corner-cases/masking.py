@@ -1,0 +1,59 @@
+"""A fully masked row of scores under five treatments, and float16's -1e9."""
+
+import numpy as np
+from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILION, new_figure
+
+import paperlens as pl
+
+SEED = 0  # no randomness here; kept so every figure script reads the same way
+
+ROW = np.array([2.0, 0.5, -1.0, 1.0])  # (n,) one query's scores, every key to be masked
+
+
+def naive_softmax(x):
+    """e^x / sum e^x with no safeguards, as a first implementation would write it."""
+    with np.errstate(invalid="ignore"):
+        e = np.exp(x)
+        return e / e.sum()
+
+
+def make_figure():
+    with np.errstate(over="ignore"):
+        row16 = np.full(ROW.shape, -1e9, dtype=np.float16)  # masked_fill(-1e9) in float16
+    cases = (
+        ("no mask", pl.softmax(ROW), BLUE),
+        ("replace by −10⁹\n(masked_fill)", pl.softmax(np.full_like(ROW, -1e9)), GREEN),
+        ("add −10⁹\nto the row", pl.softmax(ROW - 1e9), ORANGE),
+        ("−∞, naive\nsoftmax", naive_softmax(np.full_like(ROW, -np.inf)), VERMILION),
+        ("−∞ in paperlens", pl.softmax(np.full_like(ROW, -np.inf)), PURPLE),
+        ("replace by −10⁹\nin float16 (= −∞)", pl.softmax(row16).astype(float), GREY),
+    )
+    fig, axes = new_figure(2, 3, height=4.6, sharey=True)
+    keys = np.arange(1, ROW.size + 1)  # (n,)
+    for ax, (label, weights, colour) in zip(axes.flat, cases, strict=True):
+        if np.isnan(weights).any():
+            ax.text(
+                2.5,
+                0.5,
+                "NaN NaN\nNaN NaN",
+                ha="center",
+                va="center",
+                color=colour,
+                fontsize=14,
+                fontweight="bold",
+            )
+        else:
+            ax.bar(keys, weights, color=colour, width=0.7)
+            if not weights.any():
+                ax.text(
+                    2.5, 0.5, "all weights 0", ha="center", va="center", color=colour, fontsize=11
+                )
+        ax.set_xlim(0.4, 4.6)
+        ax.set_ylim(0, 1.0)
+        ax.set_xticks(keys)
+        ax.set_title(label, fontsize=10.5)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("weight")
+    for ax in axes[1]:
+        ax.set_xlabel("key")
+    return fig
