@@ -22,13 +22,15 @@ import sitekit.concepts  # noqa: E402
 import sitekit.figures  # noqa: E402
 import sitekit.katex  # noqa: E402
 import sitekit.notebooks  # noqa: E402
+import sitekit.paths  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.paperlens")
 _state: dict[str, Any] = {}
 
 
 def on_config(config: Any) -> Any:
-    for module in (sitekit.concepts, sitekit.figures, sitekit.katex, sitekit.notebooks):
+    modules = (sitekit.paths, sitekit.concepts, sitekit.figures, sitekit.katex, sitekit.notebooks)
+    for module in modules:
         importlib.reload(module)
     try:
         declarations = sitekit.concepts.load(Path(config["docs_dir"]), config["nav"])
@@ -41,7 +43,7 @@ def on_config(config: Any) -> Any:
     jupyter = config["plugins"].get("mkdocs-jupyter")
     if jupyter is not None:
         library = sitekit.figures.hash_files(("src/paperlens/**/*.py",))[:16]
-        jupyter.config["cache_dir"] = f".cache/mkdocs-jupyter/{library}"
+        jupyter.config["cache_dir"] = str(sitekit.paths.cache_root() / "mkdocs-jupyter" / library)
     return config
 
 

@@ -18,10 +18,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from sitekit.paths import cache_root
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 FIGURES_DIR = ROOT / "figures"
-CACHE_DIR = ROOT / ".cache" / "figures"
+CACHE_DIR = cache_root() / "figures"
 # Inputs shared by every figure: the library and the figure style.
 SHARED_INPUTS = ("src/paperlens/**/*.py", "tools/sitekit/figstyle.py", "tools/sitekit/render.py")
 

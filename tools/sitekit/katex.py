@@ -15,10 +15,12 @@ import re
 import subprocess
 from pathlib import Path
 
+from sitekit.paths import cache_root
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
-CACHE_FILE = ROOT / ".cache" / "katex.json"
+CACHE_FILE = cache_root() / "katex.json"
 
 # arithmatex (generic: true) wraps inline math as <span class="arithmatex">\(...\)</span>
 # and display math as <div class="arithmatex">\[...\]</div>.
