@@ -1,0 +1,121 @@
+"""Time the site build: cold, no-change, one page edited, one figure edited, against a bare build.
+
+    .venv/bin/python benchmarks/site_build.py [--runs 3]
+
+Works on a scratch copy of the tracked files (so the checkout and its caches are untouched),
+with its own cache folder. "Bare" is ``mkdocs build`` of the same Markdown and theme with no
+hooks and no plugins: no math, figures, notebooks, API page or search index. Prints the median
+of each and its ratio to the bare build, all measured in this one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MKDOCS = Path(sys.executable).with_name("mkdocs")
+PAGE = "docs/contributing/sample-page.md"
+FIGURE = "figures/contributing/sample-page/softmax-two-scores.py"
+
+
+def scratch_copy(dest: Path) -> None:
+    files = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    for name in filter(None, files):
+        src = ROOT / name.decode()
+        if src.is_file():
+            target = dest / name.decode()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, target)
+    (dest / "node_modules").symlink_to(ROOT / "node_modules")
+
+
+def bare_config(repo: Path) -> Path:
+    """mkdocs.yml without ``hooks:`` and ``plugins:`` (and their indented bodies)."""
+    kept, skipping = [], False
+    for line in (repo / "mkdocs.yml").read_text().splitlines():
+        if line.startswith(("hooks:", "plugins:")):
+            skipping = True
+            continue
+        if skipping and (line.startswith((" ", "\t")) or not line.strip()):
+            continue
+        skipping = False
+        kept.append(line)
+    path = repo / "mkdocs-bare.yml"
+    path.write_text("\n".join(kept) + "\nplugins: []\n")
+    return path
+
+
+def build(
+    repo: Path, env: dict[str, str], config: str = "mkdocs.yml", strict: bool = True
+) -> float:  # noqa: E501
+    args = [str(MKDOCS), "build", "-f", config, "-d", str(repo / "site")]
+    if strict:
+        args.append("--strict")
+    start = time.perf_counter()
+    result = subprocess.run(args, cwd=repo, env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        sys.exit(f"build failed ({config}):\n{result.stderr[-3000:]}")
+    return elapsed
+
+
+def edited(path: Path, extra: str):
+    original = path.read_text()
+
+    class _Edit:
+        def __enter__(self) -> None:
+            path.write_text(original + extra)
+
+        def __exit__(self, *exc: object) -> None:
+            path.write_text(original)
+
+    return _Edit()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    times: dict[str, list[float]] = {
+        k: [] for k in ("bare", "cold", "no change", "one page edited", "one figure edited")
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        repo, cache = Path(tmp) / "repo", Path(tmp) / "cache"
+        scratch_copy(repo)
+        bare = bare_config(repo)
+        env = dict(
+            os.environ,
+            PAPERLENS_CACHE_DIR=str(cache),
+            NO_MKDOCS_2_WARNING="1",
+            DISABLE_MKDOCS_2_WARNING="true",
+        )
+        for run in range(args.runs):
+            times["bare"].append(build(repo, env, bare.name, strict=False))
+            shutil.rmtree(cache, ignore_errors=True)
+            times["cold"].append(build(repo, env))
+            times["no change"].append(build(repo, env))
+            with edited(repo / PAGE, f"\n\nEdited for the benchmark, run {run}.\n"):
+                times["one page edited"].append(build(repo, env))
+            with edited(repo / FIGURE, f"\n# edited for the benchmark, run {run}\n"):
+                times["one figure edited"].append(build(repo, env))
+            print(f"run {run + 1}/{args.runs} done", file=sys.stderr)
+    base = statistics.median(times["bare"])
+    print(f"{'build':<20}{'median s':>10}{'× bare':>9}   runs")
+    for name, values in times.items():
+        median = statistics.median(values)
+        runs = ", ".join(f"{v:.2f}" for v in values)
+        print(f"{name:<20}{median:>10.2f}{median / base:>9.2f}   {runs}")
+
+
+if __name__ == "__main__":
+    main()
