@@ -4,6 +4,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+
 from sitekit.figstyle import new_figure
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

@@ -1,6 +1,7 @@
 """A function as a box: the residual block H(x) = F(x) + x, with the shortcut around F."""
 
 from matplotlib.patches import Circle, FancyBboxPatch
+
 from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way

@@ -1,9 +1,9 @@
 """Saturation: the softmax Jacobian's size falls towards 0 as the scores are multiplied up."""
 
 import numpy as np
-from sitekit.figstyle import BLUE, GREY, new_figure
 
 import paperlens as pl
+from sitekit.figstyle import BLUE, GREY, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 

@@ -2,6 +2,7 @@
 
 import numpy as np
 from matplotlib.patches import Rectangle
+
 from sitekit.figstyle import BLUE, GREY, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way

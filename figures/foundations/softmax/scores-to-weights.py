@@ -4,9 +4,9 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
 
 import paperlens as pl
+from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _shared import K, Q  # noqa: E402

@@ -1,9 +1,9 @@
 """Histograms of one score q·k for d_k = 64: spread sqrt(64) = 8 before, 1 after dividing by 8."""
 
 import numpy as np
-from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
 
 import paperlens as pl
+from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
 
 SEED = 0
 D_K = 64
