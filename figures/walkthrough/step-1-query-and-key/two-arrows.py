@@ -1,6 +1,7 @@
 """A query and a key with d_k = 2: two arrows from one origin."""
 
 import numpy as np
+
 from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way

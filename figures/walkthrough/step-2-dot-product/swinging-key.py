@@ -1,8 +1,9 @@
 """The key swings round the query: the dot product falls from positive through 0 to negative."""
 
 import numpy as np
-from sitekit.figstyle import BLUE, GREY, VERMILION, WIDTH
 from matplotlib import pyplot as plt
+
+from sitekit.figstyle import BLUE, GREY, VERMILION, WIDTH
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 

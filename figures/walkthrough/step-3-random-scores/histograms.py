@@ -1,9 +1,9 @@
 """Scores q·k at initialisation for d_k = 1, 8 and 64, on one shared axis."""
 
 import numpy as np
-from sitekit.figstyle import BLUE, GREEN, VERMILION, new_figure
 
 import paperlens as pl
+from sitekit.figstyle import BLUE, GREEN, VERMILION, new_figure
 
 SEED = 3
 N = 6000  # scores per panel

@@ -1,9 +1,9 @@
 """Var(q·k) = d_k: a tower of d_k unit bars beside the sampled variance of the score."""
 
 import numpy as np
-from sitekit.figstyle import BLUE, VERMILION, new_figure
 
 import paperlens as pl
+from sitekit.figstyle import BLUE, VERMILION, new_figure
 
 SEED = 4
 N = 3000  # scores per d_k

@@ -2,9 +2,9 @@
 
 import numpy as np
 from matplotlib import pyplot as plt
-from sitekit.figstyle import BLUE, GREY, VERMILION, WIDTH
 
 import paperlens as pl
+from sitekit.figstyle import BLUE, GREY, VERMILION, WIDTH
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 

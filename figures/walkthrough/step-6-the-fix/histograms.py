@@ -1,9 +1,9 @@
 """d_k = 64 scores unscaled, divided by sqrt(d_k) = 8, and over-shrunk by d_k = 64."""
 
 import numpy as np
-from sitekit.figstyle import BLUE, GREEN, VERMILION, new_figure
 
 import paperlens as pl
+from sitekit.figstyle import BLUE, GREEN, VERMILION, new_figure
 
 SEED = 6
 N = 6000  # scores

@@ -1,9 +1,9 @@
 """One query's attention weights over 16 keys: unscaled, divided by sqrt(d_k), divided by d_k."""
 
 import numpy as np
-from sitekit.figstyle import BLUE, GREEN, GREY, VERMILION, new_figure
 
 import paperlens as pl
+from sitekit.figstyle import BLUE, GREEN, GREY, VERMILION, new_figure
 
 SEED = 1
 D_K = 64

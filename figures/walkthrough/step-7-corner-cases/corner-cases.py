@@ -1,9 +1,9 @@
 """Four corner cases of scaled attention, one small panel each."""
 
 import numpy as np
-from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, SKY, VERMILION, new_figure
 
 import paperlens as pl
+from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, SKY, VERMILION, new_figure
 
 SEED = 7
 N = 4  # keys in the small examples

@@ -1,9 +1,9 @@
 """A fully masked row of scores under five treatments, and float16's -1e9."""
 
 import numpy as np
-from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILION, new_figure
 
 import paperlens as pl
+from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILION, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 

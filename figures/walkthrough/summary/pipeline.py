@@ -1,9 +1,9 @@
 """The whole walkthrough as one pipeline, from one seeded example with d_k = 64 and 8 keys."""
 
 import numpy as np
-from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, VERMILION, new_figure
 
 import paperlens as pl
+from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, VERMILION, new_figure
 
 SEED = 12
 D_K = 64
