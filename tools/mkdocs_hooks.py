@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import re
 import sys
 import time
 from pathlib import Path
@@ -15,13 +16,17 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
+from mkdocs.utils import get_relative_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import sitekit.cards  # noqa: E402
 import sitekit.concepts  # noqa: E402
+import sitekit.copy_code  # noqa: E402
 import sitekit.figures  # noqa: E402
 import sitekit.katex  # noqa: E402
 import sitekit.notebooks  # noqa: E402
+import sitekit.page_notebooks  # noqa: E402
 import sitekit.paths  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.paperlens")
@@ -29,7 +34,16 @@ _state: dict[str, Any] = {}
 
 
 def on_config(config: Any) -> Any:
-    modules = (sitekit.paths, sitekit.concepts, sitekit.figures, sitekit.katex, sitekit.notebooks)
+    modules = (
+        sitekit.paths,
+        sitekit.concepts,
+        sitekit.figures,
+        sitekit.katex,
+        sitekit.notebooks,
+        sitekit.page_notebooks,
+        sitekit.copy_code,
+        sitekit.cards,
+    )
     for module in modules:
         importlib.reload(module)
     try:
@@ -60,6 +74,27 @@ def on_files(files: Files, config: Any) -> Files:
     }
     for path, content in {**svgs, **sitekit.katex.asset_files(), **notebooks}.items():
         files.append(File.generated(config, path, content=content))
+    cards = sitekit.cards.collect(Path(config["docs_dir"]), config["nav"])
+    files.append(
+        File.generated(
+            config, sitekit.cards.REVIEW_PAGE, content=sitekit.cards.review_markdown(cards)
+        )
+    )
+    files.append(
+        File.generated(config, sitekit.cards.DECK_FILE, content=sitekit.cards.anki_csv(cards))
+    )
+    _state["page_notebooks"] = page_notebooks = {}
+    for f in list(files.documentation_pages()):
+        if not _has_page_notebook(f):
+            continue
+        notebook = sitekit.page_notebooks.page_to_notebook(
+            f.content_string, page=f.src_uri, figures=svgs, site_url=config["site_url"] or "/"
+        )
+        path = sitekit.page_notebooks.notebook_path(f.src_uri)
+        page_notebooks[f.src_uri] = path
+        files.append(
+            File.generated(config, path, content=sitekit.page_notebooks.to_bytes(notebook))
+        )
     log.info(
         "paperlens: %d figures (%d rendered, %d cached) in %.2f s",
         len(svgs),
@@ -70,16 +105,42 @@ def on_files(files: Files, config: Any) -> Files:
     return files
 
 
+def _has_page_notebook(f: File) -> bool:
+    """Markdown pages written by hand get a notebook; the API page and the Review do not."""
+    if not f.src_uri.endswith(".md") or f.generated_by:
+        return False
+    return not re.search(r"^::: ", f.content_string, re.MULTILINE)
+
+
+def _download_button(href: str, title: str) -> str:
+    # Material's "download" icon, drawn inline (no icon font, no request).
+    icon = (
+        '<svg viewBox="0 0 24 24" aria-hidden="true">'
+        '<path d="M5 20h14v-2H5m14-9h-4V3H9v6H5l7 7z"/></svg>'
+    )
+    return (
+        f'<a class="md-content__button md-icon notebook-download" href="{href}" download'
+        f' title="{title}" aria-label="{title}">{icon}</a>'
+    )
+
+
 def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
     renderer: sitekit.katex.Renderer = _state["renderer"]
-    where = f"docs/{page.file.src_uri}"
+    src = page.file.src_uri
+    where = f"docs/{src}"
     try:
-        if sitekit.notebooks.is_notebook(page.file.src_uri):
-            html = sitekit.notebooks.clean_html(html, page.file.src_uri)
+        if sitekit.notebooks.is_notebook(src):
+            html = sitekit.notebooks.clean_html(html, src)
             return renderer.render_text_math(html, where=where)
-        return renderer.render_page(html, where=where)
+        html = renderer.render_page(html, where=where)
     except sitekit.katex.MathError as err:
         raise PluginError(str(err)) from None
+    html = sitekit.copy_code.add_copy_text(html)
+    notebook = _state["page_notebooks"].get(src)
+    if notebook is not None:
+        href = get_relative_url(notebook, page.url)
+        html = _download_button(href, "Download this page as a Jupyter notebook") + html
+    return html
 
 
 def on_post_build(config: Any) -> None:

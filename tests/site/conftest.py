@@ -45,12 +45,14 @@ class Page(HTMLParser):
         self.resources: list[tuple[str, str]] = []  # (tag, url) the browser will fetch
         self.images: list[dict[str, str]] = []
         self.classes: list[str] = []
+        self.tags: list[str] = []
         self.text_parts: list[str] = []
         self._skip = 0
         self.feed(path.read_text(encoding="utf-8"))
 
     def handle_starttag(self, tag, attrs):
         a = {k: v or "" for k, v in attrs}
+        self.tags.append(tag)
         if "id" in a:
             self.ids.add(a["id"])
         if tag == "a" and "name" in a:

@@ -7,7 +7,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import yaml
 
-from sitekit import concepts, figures, notebooks
+from sitekit import cards, concepts, figures, notebooks
+from sitekit.paths import page_url
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -20,14 +21,6 @@ def nav():
 
     Loader.add_multi_constructor("", lambda loader, suffix, node: None)
     return yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=Loader)["nav"]  # noqa: S506
-
-
-def page_url(src: str) -> str:
-    """Where MkDocs (use_directory_urls) writes the page built from ``src``."""
-    stem = Path(src).with_suffix("")
-    if stem.name in ("index", "README"):
-        return (stem.parent / "index.html").as_posix().lstrip("./") or "index.html"
-    return (stem / "index.html").as_posix()
 
 
 def sources():
@@ -49,7 +42,7 @@ def test_every_nav_entry_produced_a_page(site):
 
 def test_page_count_matches_the_sources(site, pages):
     built = {p for p in pages if p not in GENERATED}
-    expected = {page_url(src) for src in sources()}
+    expected = {page_url(src) for src in [*sources(), cards.REVIEW_PAGE]}
     assert built == expected
 
 

@@ -59,7 +59,8 @@ def nav_pages(nav: Any) -> list[tuple[str, str]]:
 def read_declaration(docs_dir: Path, page: str, title: str) -> Declaration:
     path = docs_dir / page
     meta: dict[str, Any] = {}
-    if path.suffix == ".md":
+    # Generated pages (the Review page) and notebooks declare nothing.
+    if path.suffix == ".md" and path.is_file():
         _, meta = get_data(path.read_text(encoding="utf-8"))
     decl = Declaration(page=page, title=str(meta.get("title", title)))
     for key in KEYS:

@@ -6,10 +6,18 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def cache_root() -> Path:
     return Path(os.environ.get("PAPERLENS_CACHE_DIR", ROOT / ".cache"))
+
+
+def page_url(src: str) -> str:
+    """The HTML file MkDocs (``use_directory_urls``) writes for the page source ``src``."""
+    stem = PurePosixPath(src).with_suffix("")
+    if stem.name in ("index", "README"):
+        return str(stem.parent / "index.html").removeprefix("./")
+    return str(stem / "index.html")

@@ -1,9 +1,9 @@
 """Softmax of two scores: the weight of the first as the gap between them grows."""
 
 import numpy as np
-from sitekit.figstyle import BLUE, VERMILION, new_figure
 
 import paperlens as pl
+from sitekit.figstyle import BLUE, VERMILION, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 

@@ -1,0 +1,91 @@
+"""What a reader takes away: every page as a notebook that runs, the Review page and deck,
+and ``>>>`` blocks that copy as runnable code."""
+
+import csv
+import html
+import io
+import re
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import nbformat
+import pytest
+from sitekit import cards, page_notebooks
+from sitekit.paths import page_url
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+CARD_LINE = re.compile(r'^[ \t]*\?\?\? question "', re.MULTILINE)
+
+
+def hand_written_pages():
+    return sorted(
+        p.relative_to(DOCS).as_posix()
+        for p in DOCS.rglob("*.md")
+        if not re.search(r"^::: ", p.read_text(), re.MULTILINE)
+    )
+
+
+@pytest.mark.parametrize("src", hand_written_pages())
+def test_every_page_offers_its_notebook(site, pages, src):
+    notebook = site / page_notebooks.notebook_path(src)
+    assert notebook.is_file(), f"{src}: no notebook"
+    nb = nbformat.reads(notebook.read_text(), as_version=4)
+    nbformat.validate(nb)
+    page_code = (DOCS / src).read_text().count("```python")
+    code_cells = [c for c in nb.cells if c.cell_type == "code"]
+    assert len(code_cells) >= page_code - (DOCS / src).read_text().count("skip: next")
+    built = pages[page_url(src)]
+    links = [h for h in built.links if h.endswith(".ipynb")]
+    assert links, f"{src}: no download link on the page"
+    assert (site / page_url(src)).parent.joinpath(links[0]).resolve() == notebook.resolve()
+
+
+def test_every_generated_notebook_runs_in_a_fresh_kernel(site):
+    """Each downloadable notebook, as a reader gets it, runs top to bottom without error."""
+    notebooks = sorted(site.rglob("*.ipynb"))
+    assert len(notebooks) >= len(hand_written_pages())
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        failures = [f for f in pool.map(page_notebooks.execute, map(str, notebooks)) if f]
+    assert not failures, "\n\n".join(failures)
+
+
+def expected_cards():
+    return sum(
+        len(CARD_LINE.findall(p.read_text()))
+        for p in DOCS.rglob("*.md")
+        if not p.relative_to(DOCS).as_posix().startswith(cards.EXCLUDED)
+    )
+
+
+def test_review_page_holds_every_card_hidden(pages):
+    review = pages["review/index.html"]
+    n = expected_cards()
+    assert n > 0
+    assert review.classes.count("question") == n
+    assert review.tags.count("details") == n  # closed <details>: answers hidden until clicked
+
+
+def test_anki_deck_has_one_row_per_card_in_anki_import_format(site):
+    text = (site / cards.DECK_FILE).read_text()
+    header, body = [], []
+    for line in text.splitlines():
+        (header if line.startswith("#") and not body else body).append(line)
+    assert header == ["#separator:Comma", "#html:true", "#columns:Front,Back,Tags",
+                      "#tags column:3"]
+    rows = list(csv.reader(io.StringIO("\n".join(body))))
+    assert len(rows) == expected_cards()
+    for front, back, tags in rows:
+        assert front and back and tags.startswith("paperlens::")
+        assert "$" not in front + back, "math must use Anki's \\( \\) delimiters"
+
+
+def test_doctest_blocks_copy_as_runnable_code(site):
+    blocks = 0
+    for page in site.rglob("*.html"):
+        for value in re.findall(r'data-copy="([^"]*)"', page.read_text()):
+            code = html.unescape(value)
+            blocks += 1
+            assert ">>>" not in code and "..." not in code.split("\n")[0][:3]
+            compile(code, str(page), "exec")
+    assert blocks > 0

@@ -1,0 +1,70 @@
+"""Recall cards: parsed from pages, gathered into the Review page and an Anki CSV deck."""
+
+import csv
+import io
+
+import pytest
+
+from sitekit import cards
+
+PAGE = """# A page
+
+??? question "What is $d_k$?"
+    The length of a query or key, a scalar.
+
+    It is often $64$.
+
+Not part of the card.
+
+??? question "Why \\"quote\\"?"
+    Because `x.shape[0]` says so.
+"""
+
+
+def test_cards_are_read_with_their_whole_answer():
+    found = cards.cards_in(PAGE)
+    assert found == [
+        ("What is $d_k$?", "The length of a query or key, a scalar.\n\nIt is often $64$."),
+        ('Why "quote"?', "Because `x.shape[0]` says so."),
+    ]
+
+
+def test_a_card_without_an_answer_is_an_error():
+    with pytest.raises(ValueError, match="no answer"):
+        cards.cards_in('??? question "Empty?"\n\nText.\n')
+
+
+def deck(found):
+    return [cards.Card("Foundations", "foundations/x.md", "X", q, a) for q, a in found]
+
+
+def test_the_anki_deck_has_anki_headers_and_one_row_per_card():
+    data = cards.anki_csv(deck(cards.cards_in(PAGE))).decode()
+    header = [line for line in data.splitlines() if line.startswith("#")]
+    assert header == [
+        "#separator:Comma",
+        "#html:true",
+        "#columns:Front,Back,Tags",
+        "#tags column:3",
+    ]
+    body = "\n".join(line for line in data.splitlines() if not line.startswith("#"))
+    rows = list(csv.reader(io.StringIO(body)))
+    assert len(rows) == 2 and all(len(row) == 3 for row in rows)
+    front, back, tags = rows[0]
+    assert front == r"What is \(d_k\)?"  # Anki's MathJax delimiters
+    assert back == r"The length of a query or key, a scalar.<br><br>It is often \(64\)."
+    assert tags == "paperlens::foundations paperlens::x"
+    assert rows[1][1] == "Because <code>x.shape[0]</code> says so."
+
+
+def test_the_review_page_keeps_answers_hidden_and_links_each_page():
+    text = cards.review_markdown(deck(cards.cards_in(PAGE)))
+    assert text.count('??? question "') == 2
+    assert "## Foundations" in text and "### [X](foundations/x.md)" in text
+    assert "\n    The length of a query" in text
+
+
+def test_relative_links_in_answers_are_rebased_for_the_review_page():
+    found = [("Where?", "See [softmax](softmax.md#formula) and [home](../index.md).")]
+    text = cards.review_markdown(deck(found))
+    assert "(foundations/softmax.md#formula)" in text and "(index.md)" in text

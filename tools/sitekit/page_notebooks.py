@@ -1,0 +1,235 @@
+"""Every page as a Jupyter notebook: its prose as Markdown cells, its code as code cells.
+
+The notebook is generated from the page's own Markdown at build time, so a downloaded page
+runs exactly the code the tests ran:
+
+- ``python`` fences and invisible setup blocks become code cells, in page order; a fence of
+  ``>>>`` examples becomes the code alone (prompts and expected output removed);
+- a block skipped with ``<!-- skip: next "reason" -->`` stays a code listing in Markdown (it
+  is shown to the reader but is not meant to run);
+- recall cards become ``<details>`` blocks, hidden until clicked;
+- figures are embedded as SVG attachments; links to other pages point at the published site.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from mkdocs.utils.meta import get_data
+
+FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
+INVISIBLE = re.compile(r"^[ \t]*<!--+\s*invisible-code(?:-block)?:\s*python\s*$")
+SKIP_NEXT = re.compile(r"^[ \t]*<!--+\s*skip:\s*next\b.*-->\s*$")
+COMMENT_LINE = re.compile(r"^[ \t]*<!--.*-->\s*$")
+CARD = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<mark>\?\?\?\+?|!!!) (?P<kind>\w+)"
+    r'(?: "(?P<title>(?:[^"\\]|\\.)*)")?\s*$'
+)
+IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)\)")
+LINK = re.compile(r"(?<!!)\[(?P<text>[^\]]*)\]\((?P<href>(?![a-z]+:|#)[^)\s]+)\)")
+
+
+@dataclass
+class _Builder:
+    cells: list[dict[str, object]] = field(default_factory=list)
+    markdown: list[str] = field(default_factory=list)
+
+    def flush(self) -> None:
+        text = "\n".join(self.markdown).strip("\n")
+        if text.strip():
+            self.cells.append(_cell("markdown", text))
+        self.markdown = []
+
+    def code(self, source: str) -> None:
+        self.flush()
+        self.cells.append(_cell("code", source.strip("\n")))
+
+
+def _cell(kind: str, source: str) -> dict[str, object]:
+    cell: dict[str, object] = {"cell_type": kind, "id": "", "metadata": {}, "source": source}
+    if kind == "code":
+        cell.update(execution_count=None, outputs=[])
+    return cell
+
+
+def doctest_to_code(source: str) -> str:
+    """The runnable code of ``>>>`` examples: prompts stripped, expected output dropped."""
+    code = []
+    for line in source.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(">>>") or stripped.startswith("..."):
+            code.append(stripped[4:] if len(stripped) > 3 else "")
+    return "\n".join(code)
+
+
+def _dedent(line: str, indent: int) -> str:
+    expanded = line.expandtabs(4)
+    return expanded[min(indent, len(expanded) - len(expanded.lstrip())) :]
+
+
+def _cards_to_details(lines: list[str]) -> list[str]:
+    """Admonitions as HTML details: ``???`` (recall cards) closed, ``!!!`` open."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = CARD.match(lines[i])
+        if not m:
+            out.append(lines[i])
+            i += 1
+            continue
+        indent = len(m.group("indent").expandtabs(4))
+        body = []
+        i += 1
+        while i < len(lines) and (
+            not lines[i].strip() or len(lines[i].expandtabs(4)) - len(lines[i].lstrip()) > indent
+        ):
+            body.append(_dedent(lines[i], indent + 4))
+            i += 1
+        title = (m.group("title") or m.group("kind").title()).replace('\\"', '"')
+        opening = "<details open>" if m.group("mark") == "!!!" else "<details>"
+        out += [f"{opening}<summary>{title}</summary>", "", *body, "", "</details>", ""]
+    return out
+
+
+def page_to_notebook(
+    markdown: str, *, page: str, figures: dict[str, bytes], site_url: str
+) -> dict[str, object]:
+    """The notebook (nbformat 4 dictionary) for one page's Markdown source."""
+    body, meta = get_data(markdown)
+    lines = _cards_to_details(body.splitlines())
+    folder = PurePosixPath(page).parent
+    attachments: dict[str, dict[str, str]] = {}
+    nb = _Builder()
+    skip_next = False
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if INVISIBLE.match(line):
+            block = []
+            i += 1
+            while i < len(lines) and not lines[i].strip().startswith("-->"):
+                block.append(lines[i])
+                i += 1
+            nb.code("\n".join(block))
+            i += 1
+            continue
+        if SKIP_NEXT.match(line):
+            skip_next = True
+            i += 1
+            continue
+        if COMMENT_LINE.match(line):
+            i += 1
+            continue
+        fence = FENCE_OPEN.match(line)
+        if fence:
+            indent = len(fence.group("indent").expandtabs(4))
+            marker = fence.group("fence")
+            block = []
+            i += 1
+            while i < len(lines) and not (
+                lines[i].strip().startswith(marker) and not lines[i].strip()[len(marker) :].strip()
+            ):
+                block.append(_dedent(lines[i], indent))
+                i += 1
+            i += 1
+            source = "\n".join(block)
+            is_python = fence.group("info").split(" ")[0] == "python"
+            if is_python and not skip_next:
+                is_doctest = source.lstrip().startswith(">>>")
+                nb.code(doctest_to_code(source) if is_doctest else source)
+            else:
+                language = fence.group("info").split(" ")[0]
+                nb.markdown += [f"```{language}", *block, "```"]
+            skip_next = False
+            continue
+        nb.markdown.append(_rewrite(line, folder, figures, site_url, attachments, nb))
+        i += 1
+    nb.flush()
+    _attach(nb.cells, attachments)
+    for number, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{number:03d}"  # stable ids keep builds byte-identical
+    return {
+        "cells": nb.cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+            "paperlens": {"page": page, "title": str(meta.get("title", ""))},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def _rewrite(
+    line: str,
+    folder: PurePosixPath,
+    figures: dict[str, bytes],
+    site_url: str,
+    attachments: dict[str, dict[str, str]],
+    nb: _Builder,
+) -> str:
+    def image(m: re.Match[str]) -> str:
+        target = posixpath.normpath(folder / m.group("src"))
+        if target in figures:
+            name = target.replace("/", "-")
+            attachments[name] = {"image/svg+xml": base64.b64encode(figures[target]).decode()}
+            return f"![{m.group('alt')}](attachment:{name})"
+        return m.group(0)
+
+    def link(m: re.Match[str]) -> str:
+        href = m.group("href")
+        path, _, anchor = href.partition("#")
+        if not path.endswith(".md"):
+            return m.group(0)
+        target = PurePosixPath(posixpath.normpath(folder / path))
+        url = str(target.with_suffix("")) + "/"
+        if target.name in ("index.md", "README.md"):
+            url = str(target.parent) + "/" if str(target.parent) != "." else ""
+        full = site_url.rstrip("/") + "/" + url + (f"#{anchor}" if anchor else "")
+        return f"[{m.group('text')}]({full})"
+
+    return LINK.sub(link, IMAGE.sub(image, line))
+
+
+def _attach(cells: list[dict[str, object]], attachments: dict[str, dict[str, str]]) -> None:
+    """Put each attachment on the Markdown cell that refers to it (nbformat's rule)."""
+    for cell in cells:
+        if cell["cell_type"] != "markdown":
+            continue
+        used = {n: a for n, a in attachments.items() if f"attachment:{n}" in str(cell["source"])}
+        if used:
+            cell["attachments"] = used
+
+
+def notebook_path(page: str) -> str:
+    """Where a page's notebook is published: beside the page's folder, named after it."""
+    return str(PurePosixPath(page).with_suffix(".ipynb"))
+
+
+def to_bytes(notebook: dict[str, object]) -> bytes:
+    return (json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def execute(path: str) -> str | None:
+    """Run a notebook top to bottom in a fresh ``python3`` kernel, as a reader would.
+
+    Returns None on success, else a short report naming the notebook. Used by the tests,
+    one process per notebook batch (nbclient is not safe to run in threads here).
+    """
+    import nbformat
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(path, as_version=4)
+    folder = str(PurePosixPath(path).parent)
+    try:
+        NotebookClient(
+            notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": folder}}
+        ).execute()
+    except Exception as err:  # report every failing notebook, not just the first
+        return f"{path}: {type(err).__name__}: {str(err)[-800:]}"
+    return None
