@@ -124,6 +124,19 @@ def _download_button(href: str, title: str) -> str:
     )
 
 
+def _plain_math_in_titles(page: Any) -> None:
+    """Math in headings, spelled in Unicode where only text can go (TOC, nav, <title>)."""
+
+    def walk(items: Any) -> None:
+        for item in items:
+            item.title = sitekit.katex.plain_text(item.title)
+            walk(item.children)
+
+    walk(page.toc)
+    if page.title:
+        page.title = sitekit.katex.plain_text(page.title)
+
+
 def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
     renderer: sitekit.katex.Renderer = _state["renderer"]
     src = page.file.src_uri
@@ -136,6 +149,7 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
     except sitekit.katex.MathError as err:
         raise PluginError(str(err)) from None
     html = sitekit.copy_code.add_copy_text(html)
+    _plain_math_in_titles(page)
     notebook = _state["page_notebooks"].get(src)
     if notebook is not None:
         href = get_relative_url(notebook, page.url)

@@ -71,3 +71,17 @@ def test_shipped_assets_are_local_woff2_fonts_only():
     assert len(fonts) >= 15
     for name in fonts:
         assert f"url(fonts/{name.rsplit('/', 1)[1]})" in css
+
+
+@pytest.mark.parametrize(
+    ("heading", "text"),
+    [
+        (r"Why \(QK^\top\) needs it", "Why QKᵀ needs it"),
+        (r"Divide by \(\sqrt{d_k}\)", "Divide by √d_k"),
+        (r"The score \(\mathbf{q} \cdot \mathbf{k}\)", "The score q · k"),
+        (r"\(\operatorname{Var}(cX)\)", "Var(cX)"),
+        ("No math here", "No math here"),
+    ],
+)
+def test_math_in_headings_is_spelled_in_unicode_for_the_toc(heading, text):
+    assert katex.plain_text(heading) == text

@@ -137,3 +137,35 @@ def asset_files() -> dict[str, bytes]:
     for font in sorted((KATEX_DIST / "fonts").glob("*.woff2")):
         out[f"assets/katex/fonts/{font.name}"] = font.read_bytes()
     return out
+
+
+# Headings with math reach the table of contents, the navigation and <title> as text, where
+# HTML cannot go; there the TeX is spelled in Unicode instead.
+_PLAIN = [
+    (re.compile(r"\\sqrt\{([^{}]*)\}"), r"√\1"),
+    (re.compile(r"\\(?:mathbf|mathrm|mathcal|operatorname|text|boldsymbol)\{([^{}]*)\}"), r"\1"),
+    (re.compile(r"\^\{?\\(?:top|intercal)\}?|\^\{?T\}?(?![A-Za-z])"), "ᵀ"),
+    (re.compile(r"\\cdot\b"), "·"),
+    (re.compile(r"\\times\b"), "×"),
+    (re.compile(r"\\to\b|\\rightarrow\b"), "→"),
+    (re.compile(r"\\infty\b"), "∞"),
+    (re.compile(r"\\approx\b"), "≈"),
+    (re.compile(r"\\sum\b"), "Σ"),
+    (re.compile(r"\\(?:left|right)\b"), ""),
+    (re.compile(r"\\[,;:! ]"), " "),
+    (re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}"), r"\1/\2"),
+    (re.compile(r"[{}]"), ""),
+]
+_TEXT_MATH = re.compile(r"\\\((.+?)\\\)|\$(.+?)\$")
+
+
+def plain_text(text: str) -> str:
+    """``Why \\(QK^\\top\\) needs it`` → ``Why QKᵀ needs it``: math in headings as Unicode."""
+
+    def spell(m: re.Match[str]) -> str:
+        tex = m.group(1) or m.group(2)
+        for pattern, replacement in _PLAIN:
+            tex = pattern.sub(replacement, tex)
+        return " ".join(tex.split())
+
+    return _TEXT_MATH.sub(spell, text)
