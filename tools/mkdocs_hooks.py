@@ -28,6 +28,7 @@ import sitekit.katex  # noqa: E402
 import sitekit.notebooks  # noqa: E402
 import sitekit.page_notebooks  # noqa: E402
 import sitekit.paths  # noqa: E402
+import sitekit.wheel  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.paperlens")
 _state: dict[str, Any] = {}
@@ -43,6 +44,7 @@ def on_config(config: Any) -> Any:
         sitekit.page_notebooks,
         sitekit.copy_code,
         sitekit.cards,
+        sitekit.wheel,
     )
     for module in modules:
         importlib.reload(module)
@@ -74,6 +76,8 @@ def on_files(files: Files, config: Any) -> Files:
     }
     for path, content in {**svgs, **sitekit.katex.asset_files(), **notebooks}.items():
         files.append(File.generated(config, path, content=content))
+    wheel = f"downloads/{sitekit.wheel.wheel_name()}"
+    files.append(File.generated(config, wheel, content=sitekit.wheel.build_wheel()))
     cards = sitekit.cards.collect(Path(config["docs_dir"]), config["nav"])
     files.append(
         File.generated(

@@ -5,6 +5,8 @@ import csv
 import html
 import io
 import re
+import subprocess
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import nbformat
 import pytest
 from sitekit import cards, page_notebooks
 from sitekit.paths import page_url
+from sitekit.wheel import wheel_name
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -89,3 +92,27 @@ def test_doctest_blocks_copy_as_runnable_code(site):
             assert ">>>" not in code and "..." not in code.split("\n")[0][:3]
             compile(code, str(page), "exec")
     assert blocks > 0
+
+
+def test_the_published_wheel_installs_and_imports(site, tmp_path):
+    """The package readers install from the site holds the whole library and works."""
+    wheel = site / "downloads" / wheel_name()
+    assert wheel.is_file()
+    target = tmp_path / "installed"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+         "--target", str(target), str(wheel)],
+        check=True, capture_output=True,
+    )
+    modules = {p.name for p in (ROOT / "src" / "paperlens").glob("*.py")}
+    assert modules <= {p.name for p in (target / "paperlens").glob("*.py")}
+    code = (
+        "import numpy as np, paperlens as pl; "
+        "assert pl.__file__.startswith(%r); "
+        "print(pl.softmax(np.zeros(4)).sum())" % str(target)
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env={"PYTHONPATH": str(target)},
+        check=True, capture_output=True, text=True,
+    )
+    assert out.stdout.strip() == "1.0"
