@@ -1,0 +1,99 @@
+"""How fast is paperlens.attention? Against PyTorch's fused kernel and the two bare matmuls.
+
+Prints median wall times (ms) over several runs, after warm-up, of
+
+- ``paperlens.attention(Q, K, V)`` (returns the output and the normalised weights),
+- ``torch.nn.functional.scaled_dot_product_attention`` on CPU without autograd (output only),
+- ``Q @ K^T`` then ``P @ V`` in NumPy, the floor for any NumPy version that forms the scores,
+
+for float32 inputs, and the ratios paperlens/torch and paperlens/bare.
+
+    .venv/bin/python benchmarks/attention.py [--threads 2] [--repeat 9]
+
+NumPy (OpenBLAS) and torch are given the same number of threads; the thread variables are set
+before NumPy is imported. Run it on an idle machine: the numbers are only as quiet as it is.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+SHAPES = [(8, 8, 512, 64), (1, 1, 4096, 64)]  # (batch, heads, n, d_k = d_v)
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--repeat", type=int, default=9, help="timed runs (median), >= 5")
+    parser.add_argument("--warmup", type=int, default=3)
+    return parser.parse_args()
+
+
+def median_ms(fn, repeat, warmup):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return 1e3 * statistics.median(times)
+
+
+def main():
+    args = parse_args()
+    for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[variable] = str(args.threads)
+
+    import numpy as np  # after the thread variables, which OpenBLAS reads once at load
+
+    import paperlens
+
+    try:
+        import torch
+        from torch.nn.functional import scaled_dot_product_attention
+    except ImportError:
+        torch = None
+    if torch is not None:
+        torch.set_num_threads(args.threads)
+
+    coretype = os.environ.get("OPENBLAS_CORETYPE", "(unset)")
+    print(f"numpy {np.__version__}, torch {torch.__version__ if torch else '(absent)'}, ", end="")
+    print(f"threads {args.threads}, OPENBLAS_CORETYPE {coretype}, ", end="")
+    print(f"median of {args.repeat} runs after {args.warmup} warm-up, float32, times in ms")
+    header = f"{'shape (B, H, n, d)':<20} {'paperlens':>10} {'torch':>8} {'bare':>8}"
+    print(f"{header} {'pl/torch':>9} {'pl/bare':>8}")
+
+    rng = np.random.default_rng(0)
+    for shape in SHAPES:
+        Q, K, V = (rng.standard_normal(shape, dtype=np.float32) for _ in range(3))
+
+        def bare(Q=Q, K=K, V=V):
+            P = Q @ K.swapaxes(-1, -2)  # (B, H, n, d) x (B, H, d, n) -> (B, H, n, n)
+            return P @ V  # (B, H, n, n) x (B, H, n, d) -> (B, H, n, d)
+
+        ours = median_ms(
+            lambda Q=Q, K=K, V=V: paperlens.attention(Q, K, V), args.repeat, args.warmup
+        )
+        floor = median_ms(bare, args.repeat, args.warmup)
+        if torch is not None:
+            q, k, v = (torch.from_numpy(x) for x in (Q, K, V))
+
+            def reference(q=q, k=k, v=v):
+                with torch.no_grad():
+                    return scaled_dot_product_attention(q, k, v)
+
+            theirs = median_ms(reference, args.repeat, args.warmup)
+            torch_columns = f"{theirs:>8.2f}"
+            ratio = f"{ours / theirs:>9.2f}"
+        else:
+            torch_columns, ratio = f"{'-':>8}", f"{'-':>9}"
+        row = f"{str(shape):<20} {ours:>10.2f} {torch_columns} {floor:>8.2f}"
+        print(f"{row} {ratio} {ours / floor:>8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
