@@ -41,8 +41,10 @@ lint: env
 test: env lint
 	$(BIN)/python -m pytest
 
+SITE_DIR ?= site
+
 site: env
-	$(BIN)/mkdocs build --strict
+	$(BIN)/mkdocs build --strict -d $(SITE_DIR)
 
 serve: env
 	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000

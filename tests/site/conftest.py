@@ -1,35 +1,12 @@
-"""One strict build of the whole site per test session, shared by the site checks."""
+"""The built pages, parsed once per session for the site checks."""
 
-import os
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """The built site folder (``mkdocs build --strict``; any warning fails the session).
-
-    Never add ``--quiet``: it hides warnings from the counter that ``--strict`` relies on, and
-    the build then passes with warnings (MkDocs 1.6).
-    """
-    out = tmp_path_factory.mktemp("site")
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true")
-    mkdocs = Path(sys.executable).with_name("mkdocs")
-    result = subprocess.run(
-        [str(mkdocs), "build", "--strict", "-d", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, f"strict build failed:\n{result.stdout}\n{result.stderr}"
-    return out
+# The ``site`` fixture (one strict build per session) is in tests/conftest.py, shared with the
+# browser tests (tests/browser).
 
 
 class Page(HTMLParser):

@@ -74,8 +74,12 @@ def test_anki_deck_has_one_row_per_card_in_anki_import_format(site):
     header, body = [], []
     for line in text.splitlines():
         (header if line.startswith("#") and not body else body).append(line)
-    assert header == ["#separator:Comma", "#html:true", "#columns:Front,Back,Tags",
-                      "#tags column:3"]
+    assert header == [
+        "#separator:Comma",
+        "#html:true",
+        "#columns:Front,Back,Tags",
+        "#tags column:3",
+    ]
     rows = list(csv.reader(io.StringIO("\n".join(body))))
     assert len(rows) == expected_cards()
     for front, back, tags in rows:
@@ -100,19 +104,33 @@ def test_the_published_wheel_installs_and_imports(site, tmp_path):
     assert wheel.is_file()
     target = tmp_path / "installed"
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
-         "--target", str(target), str(wheel)],
-        check=True, capture_output=True,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            "--target",
+            str(target),
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
     )
     modules = {p.name for p in (ROOT / "src" / "paperlens").glob("*.py")}
     assert modules <= {p.name for p in (target / "paperlens").glob("*.py")}
     code = (
         "import numpy as np, paperlens as pl; "
-        "assert pl.__file__.startswith(%r); "
-        "print(pl.softmax(np.zeros(4)).sum())" % str(target)
+        f"assert pl.__file__.startswith({str(target)!r}); "
+        "print(pl.softmax(np.zeros(4)).sum())"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], env={"PYTHONPATH": str(target)},
-        check=True, capture_output=True, text=True,
+        [sys.executable, "-c", code],
+        env={"PYTHONPATH": str(target)},
+        check=True,
+        capture_output=True,
+        text=True,
     )
     assert out.stdout.strip() == "1.0"

@@ -17,6 +17,7 @@ import jupytext
 
 NOTEBOOK_GLOB = "reproduce/*.py"
 
+_CELL_ID = re.compile(r'id="cell-id=[0-9a-f-]+"')
 _STYLE = re.compile(r"<style[^>]*>.*?</style>", re.S)
 _SCRIPT = re.compile(r"<script[^>]*>.*?</script>", re.S)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -42,6 +43,8 @@ def ipynb_path(src_uri: str) -> str:
 def to_ipynb(source: str) -> bytes:
     """The notebook a reader downloads: the percent-format source as ``.ipynb``, unexecuted."""
     notebook = jupytext.reads(source, fmt="py:percent")
+    for number, cell in enumerate(notebook.cells):
+        cell.id = f"cell-{number:03d}"  # jupytext draws random ids; builds must be identical
     return jupytext.writes(notebook, fmt="ipynb").encode()
 
 
@@ -49,6 +52,9 @@ def clean_html(page_html: str, src_uri: str) -> str:
     """Strip mkdocs-jupyter's inline styles and scripts and add the download link."""
     body = _COMMENT.sub("", _SCRIPT.sub("", _STYLE.sub("", page_html)))
     body = _CLIPBOARD_TEXT.sub("", _CLIPBOARD.sub("", body))
+    # Cell ids are random per conversion; number them so two builds give the same bytes.
+    counter = iter(range(1_000_000))
+    body = _CELL_ID.sub(lambda _: f'id="cell-{next(counter):03d}"', body)
     body = _CODE.sub(r'<div class="highlight"><pre><span></span><code>\1</code></pre></div>', body)
     name = PurePosixPath(src_uri).with_suffix(".ipynb").name
     link = (
