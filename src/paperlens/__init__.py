@@ -5,8 +5,13 @@
   :func:`attention_backward`, :func:`causal_mask`, and the softmax beneath it.
 - Why ``sqrt(d_k)``: :func:`sample_scores` and the variance helpers.
 - :func:`numerical_gradient` checks every backward by finite differences.
+- For the experiments that reproduce the papers' claims (:mod:`paperlens.experiments`): a
+  :func:`linear` layer, :func:`relu`, :func:`mse_loss`, a plain or residual :func:`mlp`, the
+  :func:`adam_step` optimiser, each with its hand-derived backward; :func:`show` gives a
+  notebook figure its alt text.
 """
 
+from paperlens.adam import AdamState, adam_init, adam_step
 from paperlens.attention import (
     AttentionGradients,
     AttentionResult,
@@ -15,7 +20,12 @@ from paperlens.attention import (
     causal_mask,
 )
 from paperlens.gradients import numerical_gradient
+from paperlens.linear import LinearGradients, linear, linear_backward
+from paperlens.losses import mse_loss, mse_loss_backward
+from paperlens.mlp import MLPCache, MLPParams, init_mlp, mlp, mlp_backward, stack_params
+from paperlens.relu import relu, relu_backward
 from paperlens.residual import residual
+from paperlens.show import FigureWithAlt, show
 from paperlens.softmax import (
     softmax,
     softmax_backward,
@@ -30,13 +40,31 @@ from paperlens.variance import (
 )
 
 __all__ = [
+    "AdamState",
     "AttentionGradients",
     "AttentionResult",
+    "FigureWithAlt",
+    "LinearGradients",
+    "MLPCache",
+    "MLPParams",
+    "adam_init",
+    "adam_step",
     "attention",
     "attention_backward",
     "causal_mask",
+    "init_mlp",
+    "linear",
+    "linear_backward",
+    "mlp",
+    "mlp_backward",
+    "mse_loss",
+    "mse_loss_backward",
     "numerical_gradient",
+    "relu",
+    "relu_backward",
     "residual",
+    "show",
+    "stack_params",
     "sample_scores",
     "sample_variance_stderr",
     "score_fourth_moment",

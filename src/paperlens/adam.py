@@ -1,0 +1,101 @@
+r"""The Adam optimiser (Kingma and Ba, 2015, https://arxiv.org/abs/1412.6980).
+
+For each parameter $\theta$ with gradient $g$ at step $t$:
+
+$$m \leftarrow \beta_1 m + (1 - \beta_1) g, \quad v \leftarrow \beta_2 v + (1 - \beta_2) g^2,
+\quad \theta \leftarrow \theta - \eta\,
+\frac{m / (1 - \beta_1^t)}{\sqrt{v / (1 - \beta_2^t)} + \epsilon}.$$
+
+Each parameter moves by about $\eta$ per step whatever the size of its gradient, which is why
+one learning rate suits networks of very different depths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from paperlens._checks import FloatArray, require_real_scalar
+
+
+class AdamState(NamedTuple):
+    """Adam's running averages, one array per parameter, and the step count t."""
+
+    m: tuple[FloatArray, ...]
+    """First-moment estimates, each of its parameter's shape."""
+    v: tuple[FloatArray, ...]
+    """Second-moment estimates, each of its parameter's shape."""
+    t: int
+    """Steps taken so far."""
+
+
+def adam_init(params: Sequence[FloatArray]) -> AdamState:
+    """A fresh state: zero moments, t = 0.
+
+    Args:
+        params: the parameters, any shapes.
+
+    Returns:
+        ``AdamState`` with zero arrays of the parameters' shapes.
+    """
+    return AdamState(
+        tuple(np.zeros_like(p) for p in params), tuple(np.zeros_like(p) for p in params), 0
+    )
+
+
+def adam_step(
+    params: Sequence[FloatArray],
+    grads: Sequence[FloatArray],
+    state: AdamState,
+    *,
+    lr: float,
+    beta1: float = 0.9,
+    beta2: float = 0.999,
+    eps: float = 1e-8,
+) -> tuple[list[FloatArray], AdamState]:
+    r"""One Adam step; returns new arrays and leaves the inputs untouched.
+
+    Args:
+        params: parameters $\theta$, any shapes.
+        grads: $\partial L/\partial \theta$, one per parameter, of its shape.
+        state: from :func:`adam_init` or the previous step.
+        lr: the learning rate $\eta$.
+        beta1: decay of the first moment.
+        beta2: decay of the second moment.
+        eps: keeps the division finite.
+
+    Returns:
+        ``(new_params, new_state)``.
+
+    Raises:
+        ValueError: the numbers of parameters, gradients and moments differ, or shapes differ.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens import adam_init, adam_step
+        >>> theta = [np.array([1.0, -1.0])]
+        >>> theta, state = adam_step(theta, [np.array([10.0, -0.1])], adam_init(theta), lr=0.1)
+        >>> np.round(theta[0], 6)  # the first step moves each entry by lr, against its gradient
+        array([ 0.9, -0.9])
+    """
+    lr = require_real_scalar(lr, "lr")
+    if not len(params) == len(grads) == len(state.m):
+        raise ValueError(
+            f"got {len(params)} parameters, {len(grads)} gradients and a state for {len(state.m)}"
+        )
+    t = state.t + 1
+    new_params: list[FloatArray] = []
+    new_m: list[FloatArray] = []
+    new_v: list[FloatArray] = []
+    for i, (p, g, m, v) in enumerate(zip(params, grads, state.m, state.v, strict=True)):
+        if g.shape != p.shape:
+            raise ValueError(f"gradient {i} has shape {g.shape} but its parameter {p.shape}")
+        m = beta1 * m + (1 - beta1) * g
+        v = beta2 * v + (1 - beta2) * g * g
+        step = (m / (1 - beta1**t)) / (np.sqrt(v / (1 - beta2**t)) + eps)  # bias-corrected
+        new_params.append(p - lr * step)
+        new_m.append(m)
+        new_v.append(v)
+    return new_params, AdamState(tuple(new_m), tuple(new_v), t)

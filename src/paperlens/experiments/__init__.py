@@ -1,0 +1,5 @@
+"""The experiments of the "Reproduce the claims" pages: each returns the numbers a page plots.
+
+- :mod:`paperlens.experiments.attention_scaling`: *Attention Is All You Need*, §3.2.1.
+- :mod:`paperlens.experiments.residual_depth`: *Deep Residual Learning*, §1.
+"""

@@ -1,0 +1,148 @@
+r"""The linear (fully connected) layer and its hand-derived backward pass.
+
+$$y = x W + b.$$
+
+Rows of x are examples. The same formula with leading batch dims on W runs several independent
+networks at once (one per seed), as NumPy's ``@`` broadcasts; the backward then sums each
+gradient back to its parameter's own shape.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from paperlens._checks import FloatArray, as_real_array, require_finite, require_matrix
+
+
+class LinearGradients(NamedTuple):
+    """What :func:`linear_backward` returns; unpacks as ``dx, dW, db``."""
+
+    dx: FloatArray
+    """dL/dx, shape of x."""
+    dW: FloatArray
+    """dL/dW, shape of W."""
+    db: FloatArray
+    """dL/db, shape of b (``(d_out,)`` when no b was given)."""
+
+
+def linear(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None) -> FloatArray:
+    r"""The linear layer $y = x W + b$.
+
+    Args:
+        x: inputs, shape ``(..., n, d_in)``: n examples of d_in numbers.
+        W: weights, shape ``(..., d_in, d_out)``.
+        b: optional bias, broadcastable to ``(..., n, d_out)``, e.g. ``(d_out,)``.
+
+    Returns:
+        y, shape ``(..., n, d_out)`` (the batch dims of x and W broadcast).
+
+    Raises:
+        TypeError: non-numeric inputs.
+        ValueError: x or W is not at least 2-D, their d_in differ, or they are not finite.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens import linear
+        >>> linear([[1.0, 2.0]], [[1.0], [1.0]], [0.5])  # 1 + 2 + 0.5
+        array([[3.5]])
+    """
+    x, W, b_ = _check(x, W, b)
+    y = x @ W  # (..., n, d_in) x (..., d_in, d_out) -> (..., n, d_out)
+    return y if b_ is None else y + b_
+
+
+def linear_backward(
+    x: ArrayLike, W: ArrayLike, grad_output: ArrayLike, b: ArrayLike | None = None
+) -> LinearGradients:
+    r"""Gradients of a scalar loss L through :func:`linear`, derived by hand.
+
+    With $G = \partial L/\partial y$: $\;dx = G W^\top,\; dW = x^\top G,\; db = \sum_n G$.
+
+    Args:
+        x: inputs, shape ``(..., n, d_in)``.
+        W: weights, shape ``(..., d_in, d_out)``.
+        grad_output: $G$, the output's shape ``(..., n, d_out)``.
+        b: the bias given to :func:`linear`, if any (only its shape is used).
+
+    Returns:
+        ``LinearGradients(dx, dW, db)``, each of its input's own shape: where an input was
+        broadcast, its gradient is summed over the broadcast dims.
+
+    Raises:
+        ValueError: ``grad_output`` does not have the output's shape, or shapes do not fit.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens import linear_backward
+        >>> dx, dW, db = linear_backward([[1.0, 2.0]], [[1.0], [3.0]], [[1.0]])
+        >>> dx, dW.ravel(), db
+        (array([[1., 3.]]), array([1., 2.]), array([1.]))
+    """
+    x, W, b_ = _check(x, W, b)
+    G = as_real_array(grad_output, "grad_output")
+    out_shape = np.broadcast_shapes(x.shape[:-1] + (1,), W.shape[:-2] + (1, W.shape[-1]))
+    if G.shape != out_shape:
+        raise ValueError(
+            f"grad_output must have the output's shape (..., n, d_out) = {out_shape}, got {G.shape}"
+        )
+    require_finite(G, "grad_output")
+    dx = G @ W.swapaxes(-1, -2)  # (..., n, d_out) x (..., d_out, d_in) -> (..., n, d_in)
+    dW = x.swapaxes(-1, -2) @ G  # (..., d_in, n) x (..., n, d_out) -> (..., d_in, d_out)
+    b_shape = (W.shape[-1],) if b_ is None else b_.shape
+    return LinearGradients(
+        sum_to_shape(dx, x.shape), sum_to_shape(dW, W.shape), sum_to_shape(G, b_shape)
+    )
+
+
+def sum_to_shape(g: FloatArray, shape: tuple[int, ...]) -> FloatArray:
+    """Sum ``g`` over the dims that broadcasting added or stretched, giving ``shape``.
+
+    The gradient of a broadcast input is the sum of the gradients of all its copies.
+
+    Args:
+        g: a gradient, shape ``(..., *shape)`` up to stretched size-1 dims.
+        shape: the shape of the input that was broadcast.
+
+    Returns:
+        The summed gradient, shape ``shape``.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.linear import sum_to_shape
+        >>> sum_to_shape(np.ones((2, 3, 4)), (1, 4))
+        array([[6., 6., 6., 6.]])
+    """
+    g = g.sum(axis=tuple(range(g.ndim - len(shape))))  # drop leading dims broadcasting added
+    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+    summed: FloatArray = g.sum(axis=stretched, keepdims=True)  # (*shape)
+    return summed
+
+
+def _check(
+    x: ArrayLike, W: ArrayLike, b: ArrayLike | None
+) -> tuple[FloatArray, FloatArray, FloatArray | None]:
+    x, W = as_real_array(x, "x"), as_real_array(W, "W")
+    require_matrix(x, "x", "n, d_in")
+    require_matrix(W, "W", "d_in, d_out")
+    if x.shape[-1] != W.shape[-2]:
+        raise ValueError(
+            f"x has d_in={x.shape[-1]} but W has d_in={W.shape[-2]}: shapes {x.shape} and {W.shape}"
+        )
+    try:
+        np.broadcast_shapes(x.shape[:-2], W.shape[:-2])
+    except ValueError:
+        raise ValueError(
+            f"the batch dims of x and W do not broadcast: shapes {x.shape} and {W.shape}"
+        ) from None
+    require_finite(x, "x")
+    require_finite(W, "W")
+    if b is None:
+        return x, W, None
+    b_ = as_real_array(b, "b")
+    if b_.ndim == 0 or b_.shape[-1] != W.shape[-1]:
+        raise ValueError(f"b must end in d_out={W.shape[-1]}, got shape {b_.shape}")
+    require_finite(b_, "b")
+    return x, W, b_
