@@ -58,3 +58,12 @@ lock:
 
 clean:
 	rm -rf site .cache
+
+# Lighthouse on the home page and one Foundations, Walkthrough and notebook page, desktop and
+# mobile, against the performance budget (benchmarks/audit.py says which goals and why).
+audit: env
+	$(BIN)/python benchmarks/audit.py
+
+# A screenshot of every page in both palettes, in gallery/ (gitignored).
+gallery: site
+	$(BIN)/python tools/gallery.py --site $(or $(SITE_DIR),site)

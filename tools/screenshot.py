@@ -2,40 +2,19 @@
 
 Serves ``site/`` on a free local port; ``--dark`` switches to the dark palette first;
 ``--full`` captures the whole page. PAGE is a path inside the site, such as ``foundations/``.
+Serving and launching are shared with the browser tests (``sitekit.browser``).
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
-import threading
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from sitekit import browser
+
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-
-def serve(directory: Path) -> http.server.ThreadingHTTPServer:
-    handler = functools.partial(_QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
 
 
 def main() -> None:
@@ -48,22 +27,17 @@ def main() -> None:
     parser.add_argument("--site", type=Path, default=ROOT / "site", help="built site folder")
     args = parser.parse_args()
     args.outdir.mkdir(parents=True, exist_ok=True)
-    server = serve(args.site)
-    base = f"http://127.0.0.1:{server.server_port}/"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": args.width, "height": 900})
+    with browser.serve(args.site) as base, sync_playwright() as p:
+        b = browser.launch(p)
+        page = b.new_page(viewport={"width": args.width, "height": 900}, color_scheme="light")
         for path in args.pages:
             page.goto(base + path)
-            if args.dark:
-                page.click("label[for=__palette_1]")
-                page.wait_for_timeout(200)
-            name = (path.strip("/").replace("/", "_") or "index") + ("-dark" if args.dark else "")
+            browser.set_palette(page, "slate" if args.dark else "default")
+            name = browser.page_name(path) + ("-dark" if args.dark else "")
             out = args.outdir / f"{name}.png"
-            page.screenshot(path=str(out), full_page=args.full)
+            page.screenshot(path=str(out), full_page=args.full, animations="disabled")
             print(out)
-        browser.close()
-    server.shutdown()
+        b.close()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,179 @@
+"""Lighthouse audit of a few pages against the site's performance budget: ``make audit``.
+
+    .venv/bin/python benchmarks/audit.py [--site DIR] [--keep DIR]
+
+Builds the site strictly into a temporary folder (or takes ``--site``), serves it on 127.0.0.1
+with gzip for text files as a static host would, and runs Lighthouse 12 (npm ``lighthouse``,
+pinned in package.json) in Debian's Chromium on four pages, each as desktop (``--preset=desktop``)
+and mobile (Lighthouse's default: a mid-range phone, throttled):
+
+- the home page;
+- one Foundations page, one Walkthrough page and one notebook page (``reproduce/``), the first
+  built in each folder that is not its index (else its index); a missing one is reported and
+  left out.
+
+It prints each category's score and each page's transferred bytes, split into *shared* and
+*own*. Shared bytes are the files every page loads and a browser caches after the first:
+everything under ``assets/`` (the theme's JavaScript and CSS, KaTeX's CSS and fonts, the site's
+own CSS, the favicon) and the search index under ``search/``. Own bytes are the rest: the page's
+HTML, its figures and any other file only it uses.
+
+Goals, each figure marked ``ok`` or ``MISS``: performance >= 0.95 desktop and >= 0.90 mobile;
+accessibility 1.0; best practices >= 0.95; SEO >= 0.95; own bytes under 300 KB (300 000 bytes).
+The exit status is 0 when every goal is met, 1 otherwise (2 when Lighthouse could not run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+from sitekit import browser  # noqa: E402
+
+LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+MKDOCS = Path(sys.executable).with_name("mkdocs")
+CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
+GOALS = {
+    ("performance", "desktop"): 0.95,
+    ("performance", "mobile"): 0.90,
+    ("accessibility", "desktop"): 1.0,
+    ("accessibility", "mobile"): 1.0,
+    ("best-practices", "desktop"): 0.95,
+    ("best-practices", "mobile"): 0.95,
+    ("seo", "desktop"): 0.95,
+    ("seo", "mobile"): 0.95,
+}
+OWN_BYTES_GOAL = 300_000
+SHARED_PREFIXES = ("/assets/", "/search/")
+
+
+def build(out: Path) -> None:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true")
+    subprocess.run(
+        [str(MKDOCS), "build", "--strict", "-d", str(out)], cwd=ROOT, env=env, check=True
+    )
+
+
+def pick_pages(site: Path) -> list[tuple[str, str]]:
+    """(label, path) of the pages to audit; a section with no page is reported and skipped."""
+    paths = browser.page_paths(site)
+    chosen = [("home", "")]
+    for label, folder in (
+        ("foundations", "foundations/"),
+        ("walkthrough", "walkthrough/"),
+        ("notebook", "reproduce/"),
+    ):
+        inside = [p for p in paths if p.startswith(folder)]
+        pages = [p for p in inside if p != folder] or inside
+        if pages:
+            chosen.append((label, pages[0]))
+        else:
+            print(f"audit: no {label} page ({folder}) in the built site; left out", flush=True)
+    return chosen
+
+
+def lighthouse(url: str, form: str, out: Path) -> dict:
+    flags = " ".join(browser.CHROMIUM_ARGS)
+    cmd = [
+        str(LIGHTHOUSE),
+        url,
+        "--quiet",
+        "--output=json",
+        f"--output-path={out}",
+        f"--chrome-flags={flags}",
+        f"--only-categories={','.join(CATEGORIES)}",
+    ]
+    if form == "desktop":
+        cmd.append("--preset=desktop")
+    env = dict(os.environ, CHROME_PATH=str(browser.CHROMIUM))
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+    return json.loads(out.read_text())
+
+
+def transfer(report: dict, base: str) -> tuple[int, int]:
+    """(total, own) bytes transferred, from the network-requests audit."""
+    origin = urlsplit(base).netloc
+    total = own = 0
+    for item in report["audits"]["network-requests"]["details"]["items"]:
+        size = int(item.get("transferSize") or 0)
+        total += size
+        url = urlsplit(item["url"])
+        if url.netloc == origin and not url.path.startswith(SHARED_PREFIXES):
+            own += size
+    return total, own
+
+
+def mark(ok: bool) -> str:
+    return "ok" if ok else "MISS"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--site", type=Path, help="a built site (default: build one)")
+    parser.add_argument("--keep", type=Path, help="keep the JSON reports in this folder")
+    args = parser.parse_args()
+
+    missing = browser.chromium_missing()
+    if missing or not LIGHTHOUSE.exists():
+        print(f"audit: {missing or 'no Lighthouse; run `npm ci`'}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="paperlens-audit-") as tmp:
+        work = Path(tmp)
+        site = args.site
+        if site is None:
+            site = work / "site"
+            build(site)
+        reports = args.keep or work / "reports"
+        reports.mkdir(parents=True, exist_ok=True)
+        rows = []
+        with browser.serve(site, gzip=True) as base:
+            for label, path in pick_pages(site):
+                for form in ("desktop", "mobile"):
+                    name = f"{browser.page_name(path)}-{form}.json"
+                    print(f"audit: {label} /{path} {form}", flush=True)
+                    report = lighthouse(base + path, form, reports / name)
+                    scores = {c: report["categories"][c]["score"] for c in CATEGORIES}
+                    rows.append((label, "/" + path, form, scores, *transfer(report, base)))
+        if args.keep is None:
+            shutil.rmtree(reports, ignore_errors=True)
+
+    print()
+    head = f"{'page':<42} {'form':<8}"
+    head += "".join(f" {c:>15}" for c in CATEGORIES)
+    head += f" {'total KB':>9} {'own KB':>9}"
+    print(head)
+    print("-" * len(head))
+    all_ok = True
+    for label, path, form, scores, total, own in rows:
+        line = f"{label + ' ' + path:<42} {form:<8}"
+        for c in CATEGORIES:
+            ok = scores[c] is not None and scores[c] >= GOALS[(c, form)]
+            all_ok &= ok
+            score = "n/a" if scores[c] is None else f"{scores[c]:.2f}"
+            line += f" {score + ' ' + mark(ok):>15}"
+        ok = own < OWN_BYTES_GOAL
+        all_ok &= ok
+        line += f" {total / 1000:>9.1f} {f'{own / 1000:.1f} {mark(ok)}':>9}"
+        print(line)
+    print()
+    print(
+        "Goals: performance >= 0.95 desktop, >= 0.90 mobile; accessibility 1.0; best practices"
+        " >= 0.95; SEO >= 0.95; own < 300 KB.\nKB = 1000 bytes transferred (gzip for text);"
+        " shared = assets/ and search/ (cached after the first page), own = the rest."
+    )
+    print("all goals met" if all_ok else "some goals missed (MISS)")
+    return 0 if all_ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

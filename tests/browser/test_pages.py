@@ -1,0 +1,309 @@
+"""What a reader sees, in a real browser, on every page of the built site.
+
+Each test is parametrized by the page (``site_page``, from the built site's HTML files; see
+tests/conftest.py), and pytest groups them by page, so a page is loaded once (``visit``) for all
+its checks. The checks run in the order of this file; each one that changes the page (opens
+cards, switches the palette, types a search) first puts the page in the state it needs.
+"""
+
+import io
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import PurePosixPath
+from urllib.parse import urlsplit
+
+import numpy as np
+import pytest
+from PIL import Image
+from playwright.sync_api import expect
+
+from sitekit.browser import NOT_FOUND_PAGE, set_palette
+
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+# axe rules switched off, each with its reason. Empty: the theme's findings are fixed in
+# docs/assets/paperlens.css and overrides/ instead.
+AXE_DISABLED: dict[str, str] = {}
+# In the dark palette only the rules whose outcome depends on colours run again; the others
+# look at the document's structure, which the palette does not change.
+AXE_COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+
+
+def article_details(site, site_page):
+    """``open`` of each <details> in the page's content, in document order, as built."""
+
+    class Parser(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.found = []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "details":
+                a = dict(attrs)
+                self.found.append(("open" in a, a.get("class") or ""))
+
+    parser = Parser()
+    path = site_page if site_page.endswith(".html") else site_page + "index.html"
+    parser.feed((site / path).read_text(encoding="utf-8"))
+    return parser.found
+
+
+# --- Loading ------------------------------------------------------------------------------------
+
+
+def test_loads_without_errors(visit):
+    assert not visit.errors, "console errors:\n" + "\n".join(visit.errors)
+    assert not visit.failed, "failed requests:\n" + "\n".join(visit.failed)
+
+
+def test_no_request_leaves_the_site(visit):
+    assert not visit.offsite, "requests for other hosts (aborted):\n" + "\n".join(visit.offsite)
+
+
+# --- Content ------------------------------------------------------------------------------------
+
+# Alt text that names the kind of thing rather than what it shows.
+GENERIC_ALT = {"image", "img", "figure", "fig", "picture", "graph", "chart", "plot", "diagram"}
+
+
+def test_images_load_and_have_descriptive_alt(visit):
+    images = visit.page.evaluate(
+        """async () => {
+            const imgs = [...document.images];
+            for (const img of imgs) img.loading = "eager";
+            await Promise.all(imgs.map(img => img.decode().catch(() => null)));
+            return imgs.map(img => ({
+                src: img.getAttribute("src").slice(0, 120),
+                alt: img.getAttribute("alt"),
+                width: img.naturalWidth,
+            }));
+        }"""
+    )
+    problems = []
+    for img in images:
+        if img["width"] == 0:
+            problems.append(f"{img['src']}: not loaded (naturalWidth 0)")
+        alt = (img["alt"] or "").strip()
+        name = PurePosixPath(urlsplit(img["src"]).path).name
+        words = re.findall(r"\w+", alt.lower())
+        if (
+            len(words) < 3
+            or alt.lower() in (name.lower(), PurePosixPath(name).stem.lower())
+            or set(words) <= GENERIC_ALT
+            or alt.lower().startswith("no description")  # nbconvert's default
+        ):
+            problems.append(f"{img['src']}: alt text {img['alt']!r} does not describe it")
+    assert not problems, "\n".join(problems)
+
+
+# Raw TeX a reader must never see: delimiters and control words.
+RAW_TEX = re.compile(r"\\[()\[\]]|\$\$|\\[A-Za-z]{2,}")
+
+
+def test_math_is_rendered(visit):
+    """Outside code, no TeX is left as text; every formula is KaTeX with its fonts loaded."""
+    found = visit.page.evaluate(
+        """async () => {
+            await document.fonts.ready;
+            const skip = "pre, code, kbd, samp, script, style, textarea, .katex, .md-search";
+            const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            const text = [];
+            for (let n = walker.nextNode(); n; n = walker.nextNode())
+                if (!n.parentElement.closest(skip)) text.push(n.data);
+            const katex = [...document.querySelectorAll(".katex")];
+            return {
+                text: text.join(" "),
+                katex: katex.length,
+                annotated: document.querySelectorAll(".katex annotation").length,
+                unrendered: document.querySelectorAll(".arithmatex").length,
+                empty: katex.filter(k => !k.querySelector(".katex-html")).length,
+                fontsLoaded: katex.length === 0 || document.fonts.check("1em KaTeX_Main"),
+            };
+        }"""
+    )
+    raw = sorted({m.group(0) for m in RAW_TEX.finditer(found["text"])})
+    assert not raw, f"raw TeX visible in the page: {raw}"
+    assert found["unrendered"] == 0, f"{found['unrendered']} arithmatex elements left unrendered"
+    assert found["empty"] == 0, f"{found['empty']} .katex elements without rendered HTML"
+    assert found["annotated"] == found["katex"], "every formula keeps its TeX for screen readers"
+    assert found["fontsLoaded"], "KaTeX fonts did not load"
+
+
+# --- Accessibility ------------------------------------------------------------------------------
+
+
+def run_axe(page, axe_source, options):
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=axe_source)
+    violations = page.evaluate(
+        """async options => {
+            const result = await axe.run(document, options);
+            return result.violations.map(v => ({
+                id: v.id, help: v.help,
+                nodes: v.nodes.map(n => n.target.join(" ") + "  " + n.failureSummary),
+            }));
+        }""",
+        options,
+    )
+    return [
+        f"{v['id']} ({v['help']}), {len(v['nodes'])} element(s):\n  " + "\n  ".join(v["nodes"][:5])
+        for v in violations
+    ]
+
+
+def test_axe_wcag21_aa(visit, axe_source):
+    """Zero axe-core violations of WCAG 2.1 A and AA, light palette."""
+    set_palette(visit.page, "default")
+    options = {
+        "runOnly": {"type": "tag", "values": WCAG_TAGS},
+        "rules": {rule: {"enabled": False} for rule in AXE_DISABLED},
+        "resultTypes": ["violations"],
+    }
+    violations = run_axe(visit.page, axe_source, options)
+    assert not violations, "\n".join(violations)
+
+
+def test_axe_colours_in_dark_palette(visit, axe_source):
+    """The colour rules of WCAG 2.1 AA again, dark palette."""
+    set_palette(visit.page, "slate")
+    rules = [r for r in AXE_COLOUR_RULES if r not in AXE_DISABLED]
+    options = {"runOnly": {"type": "rule", "values": rules}, "resultTypes": ["violations"]}
+    violations = run_axe(visit.page, axe_source, options)
+    assert not violations, "\n".join(violations)
+
+
+# --- Interaction --------------------------------------------------------------------------------
+
+
+def test_recall_cards_open_on_click(visit, site, site_page):
+    """Cards (``???`` admonitions) start closed with the answer hidden; a click shows it."""
+    page = visit.page
+    built = article_details(site, site_page)
+    cards = page.locator("article details")
+    assert cards.count() == len(built), "the page's <details> differ from the built HTML"
+    now_open = cards.evaluate_all("ds => ds.map(d => d.open)")
+    if any(now_open):  # reopened by an earlier check (or a reload): start again from the HTML
+        page.reload()
+        visit.settle()
+    for i, (open_in_html, classes) in enumerate(built):
+        if "question" in classes.split():
+            assert not open_in_html, f"recall card {i + 1} is open in the HTML (use ??? not ???+)"
+    for i, (open_in_html, _) in enumerate(built):
+        card = cards.nth(i)
+        assert card.evaluate("d => d.open") == open_in_html, f"card {i + 1} changed state on load"
+        if open_in_html:
+            continue
+        summary = card.locator(":scope > summary")
+        answer = card.locator(":scope > :not(summary)").first
+        assert answer.count(), f"card {i + 1} ({summary.inner_text()!r}) has no answer"
+        assert not answer.is_visible(), f"card {i + 1}: answer visible before the click"
+        summary.click()
+        expect(answer).to_be_visible(timeout=2000)
+        assert card.evaluate("d => d.open")
+    assert not visit.errors, "\n".join(visit.errors)
+
+
+# Dark-palette legibility of figures, measured on a screenshot of each figure <img>. Luminance is
+# WCAG's relative luminance per pixel; the figure's background is its most common luminance (a
+# figure is mostly background: 65-95 % of the pixels here); its "ink" is the pixels that contrast
+# with the background at least 4.5:1, WCAG's ratio for text. A figure is legible when at least
+# 0.5 % of its pixels are ink (the sparsest figure now has 1.3 %; black on black has none). In
+# the dark palette a build-time figure must also sit on a dark background (luminance at most
+# 0.05; the page's is 0.015), so it joins the page instead of glaring white, and the site's CSS
+# must invert it (computed filter). Images that are not build-time figures (notebook outputs)
+# need only be legible.
+INK_CONTRAST = 4.5
+MIN_INK = 0.005
+DARK_BACKGROUND = 0.05
+
+
+def luminance(png: bytes) -> np.ndarray:
+    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.float64) / 255
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    return linear @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def legibility(png: bytes) -> tuple[float, float]:
+    """(background luminance, fraction of ink pixels) of a screenshot."""
+    y = luminance(png)
+    values, counts = np.unique(np.round(y, 3), return_counts=True)
+    background = float(values[counts.argmax()])
+    contrast = (np.maximum(y, background) + 0.05) / (np.minimum(y, background) + 0.05)
+    return background, float((contrast >= INK_CONTRAST).mean())
+
+
+def test_dark_palette_keeps_figures_legible(visit):
+    page = visit.page
+    set_palette(page, "default")
+    page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
+    images = page.locator("article img")
+    light = [
+        legibility(images.nth(i).screenshot(animations="disabled", scale="css"))
+        for i in range(images.count())
+    ]
+    set_palette(page, "slate")
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+    problems = []
+    for i in range(images.count()):
+        img = images.nth(i)
+        src = img.get_attribute("src") or ""
+        name = src if not src.startswith("data:") else f"image {i + 1} (inline)"
+        background, ink = legibility(img.screenshot(animations="disabled", scale="css"))
+        if ink < MIN_INK:
+            problems.append(f"{name}: dark palette, {ink:.2%} ink pixels (need {MIN_INK:.1%})")
+        if light[i][1] < MIN_INK:
+            problems.append(f"{name}: light palette, {light[i][1]:.2%} ink pixels")
+        if "figures/" in src:
+            css_filter = img.evaluate("e => getComputedStyle(e).filter")
+            if "invert" not in css_filter:
+                problems.append(f"{name}: not inverted in the dark palette ({css_filter})")
+            if background > DARK_BACKGROUND:
+                problems.append(f"{name}: background luminance {background:.3f} in dark palette")
+    assert not problems, "\n".join(problems)
+    assert not visit.errors, "\n".join(visit.errors)
+
+
+# --- Search -------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def search_words(site):
+    """For each page, a word from its body that as few other pages as possible contain."""
+    docs = json.loads((site / "search" / "search_index.json").read_text())["docs"]
+    texts: dict[str, str] = {}
+    for doc in docs:
+        page = doc["location"].split("#")[0]
+        text = re.sub(r"<[^>]+>", " ", doc["title"] + " " + doc["text"]).lower()
+        texts[page] = texts.get(page, "") + " " + text
+    words = {}
+    for page, text in texts.items():
+        candidates = dict.fromkeys(re.findall(r"\b[a-z]{6,}\b", text))  # in order, once
+        words[page] = min(candidates, key=lambda w: sum(w in t for t in texts.values()))
+    return words
+
+
+@pytest.mark.searchable
+def test_search_finds_the_page(visit, site_page, search_words, base_url):
+    assert site_page != NOT_FOUND_PAGE
+    assert site_page in search_words, "the page is not in the search index"
+    word = search_words[site_page]
+    page = visit.page
+    box = page.locator("input.md-search__input")
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    box.fill("")
+    box.press_sequentially(word)
+    target = urlsplit(base_url + site_page).path
+    try:
+        page.wait_for_function(
+            """target => [...document.querySelectorAll("a.md-search-result__link")]
+                .some(a => new URL(a.href).pathname === target)""",
+            arg=target,
+            timeout=5000,
+        )
+    except Exception:
+        found = page.locator("a.md-search-result__link").evaluate_all(
+            "as => as.map(a => new URL(a.href).pathname)"
+        )
+        pytest.fail(f"searching {word!r} did not list {target}; results: {found[:10]}")
+    box.press("Escape")
+    assert not visit.errors, "\n".join(visit.errors)

@@ -1,0 +1,96 @@
+"""Shared by tests/site and tests/browser: one strict build of the whole site per test session.
+
+The browser tests are parametrized by the pages of the built site (its HTML files, so pages
+added later are tested without listing them), which needs the build at collection time; the
+build is therefore made by ``built_site`` on first use, collection or fixture, and kept for the
+session in ``config.stash``.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_BUILD = pytest.StashKey[tuple[Path, str | None]]()
+
+
+def built_site(config: pytest.Config) -> tuple[Path, str | None]:
+    """The built site folder and, when the strict build failed, why (else ``None``).
+
+    ``mkdocs build --strict``: any warning fails the build. Never add ``--quiet``: it hides
+    warnings from the counter that ``--strict`` relies on, and the build then passes with
+    warnings (MkDocs 1.6).
+    """
+    if _BUILD not in config.stash:
+        out = Path(tempfile.mkdtemp(prefix="paperlens-site-"))
+        env = dict(os.environ, NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true")
+        mkdocs = Path(sys.executable).with_name("mkdocs")
+        result = subprocess.run(
+            [str(mkdocs), "build", "--strict", "-d", str(out)],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        error = None
+        if result.returncode != 0:
+            error = f"strict build failed:\n{result.stdout}\n{result.stderr}"
+        config.stash[_BUILD] = (out, error)
+    return config.stash[_BUILD]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _BUILD in config.stash:
+        shutil.rmtree(config.stash[_BUILD][0], ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def site(request):
+    """The built site folder (``mkdocs build --strict``; any warning fails the session)."""
+    out, error = built_site(request.config)
+    assert error is None, error
+    return out
+
+
+# --- Browser tests (tests/browser): one test per page of the built site -------------------------
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "searchable: run only on pages in the search index (not the 404 page)"
+    )
+
+
+def _page_id(path: str) -> str:
+    return path or "home"
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Parametrize ``site_page`` by every page of the built site, discovered from its HTML files.
+
+    Module-scoped, so pytest groups a module's tests by page and a module-scoped fixture can load
+    each page once for all its checks. The 404 page comes last so that the other pages keep the
+    same index in tests marked ``searchable``, which leave it out.
+    """
+    if "site_page" not in metafunc.fixturenames:
+        return
+    from sitekit.browser import NOT_FOUND_PAGE, chromium_missing, page_paths
+
+    if chromium_missing() and os.environ.get("PAPERLENS_REQUIRE_BROWSER") != "1":
+        paths = ["(no browser)"]  # the browser fixture skips, saying how to install Chromium
+    else:
+        out, error = built_site(metafunc.config)
+        if error is not None:
+            paths = ["(build failed)"]  # the site fixture fails with the build's output
+        else:
+            paths = page_paths(out, include_not_found=True)
+            paths.sort(key=lambda p: p == NOT_FOUND_PAGE)
+            if metafunc.definition.get_closest_marker("searchable"):
+                paths = [p for p in paths if p != NOT_FOUND_PAGE]
+    metafunc.parametrize("site_page", paths, ids=_page_id, scope="module")

@@ -1,0 +1,217 @@
+"""Headless Chromium on the built site: one place for serving, launching and page discovery.
+
+Used by the browser tests (tests/browser), ``tools/screenshot.py``, ``tools/gallery.py`` and
+``benchmarks/audit.py``. The browser is Debian's Chromium (``apt-get install chromium``), driven
+by Playwright for Python; Playwright's own browser downloads are never used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gzip as _gzip
+import http.server
+import io
+import os
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Request, Route
+
+CHROMIUM = Path(os.environ.get("PAPERLENS_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+INSTALL_HINT = "install Debian's Chromium: apt-get install chromium"
+
+# Pages the theme adds that have no source and are never linked from the navigation.
+NOT_FOUND_PAGE = "404.html"
+
+
+def chromium_missing() -> str | None:
+    """Why the browser cannot run here, or ``None`` when it can."""
+    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+        return f"no Chromium at {CHROMIUM}; {INSTALL_HINT}"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed; run `make env`"
+    return None
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+# What a static host (GitHub Pages, Netlify, nginx's gzip_types) compresses.
+_COMPRESSIBLE = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".map", ".ipynb")
+
+
+class _GzipHandler(_QuietHandler):
+    """Serves text files gzip-compressed when the client accepts it, as a static host does."""
+
+    def send_head(self) -> io.BufferedIOBase | io.BytesIO | None:  # type: ignore[override]
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            if not self.path.split("?")[0].endswith("/"):
+                return super().send_head()  # the redirect to the folder's URL
+            path = path / "index.html"
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and path.is_file() and path.suffix in _COMPRESSIBLE):
+            return super().send_head()
+        body = _gzip.compress(path.read_bytes(), mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return io.BytesIO(body)
+
+
+@contextlib.contextmanager
+def serve(directory: Path, *, gzip: bool = False) -> Iterator[str]:
+    """Serve ``directory`` on a free 127.0.0.1 port; yields the base URL (ending in ``/``).
+
+    ``gzip=True`` compresses text files as a static host would (for transfer-size audits).
+    """
+    handler_class = _GzipHandler if gzip else _QuietHandler
+    handler = functools.partial(handler_class, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def launch(playwright: Playwright) -> Browser:
+    """Debian's Chromium, headless, with no traffic of its own (updates, sync, first run)."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+
+@dataclass
+class Visit:
+    """A page opened by :func:`visit`, with what went wrong while it loaded and since."""
+
+    context: BrowserContext
+    page: Page
+    url: str
+    errors: list[str] = field(default_factory=list)  # console errors, uncaught exceptions
+    failed: list[str] = field(default_factory=list)  # requests that failed or answered >= 400
+    offsite: list[str] = field(default_factory=list)  # requests for another origin, aborted
+    pending: set[Request] = field(default_factory=set)
+
+    def settle(self, quiet_ms: int = 50, timeout_s: float = 10.0) -> None:
+        """Wait until no request has been in flight for ``quiet_ms`` (the search index, fonts).
+
+        Playwright's ``networkidle`` waits 500 ms, which over many pages adds up.
+        """
+        deadline = time.monotonic() + timeout_s
+        quiet = 0
+        while quiet < 2 and time.monotonic() < deadline:
+            self.page.wait_for_timeout(quiet_ms / 2)
+            quiet = 0 if self.pending else quiet + 1
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def visit(browser: Browser, url: str, **context_options: object) -> Visit:
+    """Open ``url`` in a fresh browser context and wait for it to load and go quiet.
+
+    Every request is routed: one for another origin than ``url``'s is recorded and aborted, so a
+    page that would reach out to the network fails its test here instead of reaching it.
+    """
+    origin = urlsplit(url)
+    context = browser.new_context(**context_options)  # type: ignore[arg-type]
+    page = context.new_page()
+    v = Visit(context, page, url)
+
+    def route(r: Route) -> None:
+        target = urlsplit(r.request.url)
+        if target.scheme in ("http", "https", "ws", "wss") and (
+            target.scheme,
+            target.netloc,
+        ) != (origin.scheme, origin.netloc):
+            v.offsite.append(r.request.url)
+            r.abort("blockedbyclient")
+        else:
+            r.continue_()
+
+    def started(request: Request) -> None:
+        v.pending.add(request)
+
+    def finished(request: Request) -> None:
+        v.pending.discard(request)
+
+    def failed(request: Request) -> None:
+        v.pending.discard(request)
+        if request.url not in v.offsite:
+            v.failed.append(f"{request.url}: {request.failure}")
+
+    context.route("**/*", route)
+    page.on("console", lambda m: m.type == "error" and v.errors.append(f"console: {m.text}"))
+    page.on("pageerror", lambda e: v.errors.append(f"uncaught: {e}"))
+    page.on("request", started)
+    page.on("requestfinished", finished)
+    page.on("requestfailed", failed)
+    page.on(
+        "response",
+        lambda r: r.status >= 400 and v.failed.append(f"{r.url}: HTTP {r.status}"),
+    )
+    page.goto(url)
+    v.settle()
+    return v
+
+
+def page_paths(site: Path, *, include_not_found: bool = False) -> list[str]:
+    """Every page of a built site as a URL path relative to its root: ``""``, ``foundations/``.
+
+    Discovered from the site's HTML files, so new pages are included without listing them.
+    """
+    paths = []
+    for html in sorted(site.rglob("*.html")):
+        rel = html.relative_to(site).as_posix()
+        if rel == NOT_FOUND_PAGE:
+            if include_not_found:
+                paths.append(rel)
+            continue
+        paths.append(rel.removesuffix("index.html"))
+    return paths
+
+
+def page_name(path: str) -> str:
+    """A file-name-safe name for a page path: ``index``, ``foundations_softmax``."""
+    return path.strip("/").removesuffix(".html").replace("/", "_") or "index"
+
+
+def set_palette(page: Page, scheme: str) -> None:
+    """Switch the page to ``"slate"`` (dark) or ``"default"`` (light) with the header toggle."""
+    body = page.locator("body")
+    for _ in range(4):  # as many toggles as palettes, at most
+        current = body.get_attribute("data-md-color-scheme")
+        if current == scheme:
+            return
+        page.locator("form[data-md-component=palette] label:visible").first.click()
+        page.wait_for_function(
+            "s => document.body.getAttribute('data-md-color-scheme') !== s", arg=current
+        )
+    raise AssertionError(f"the palette toggle never reached {scheme!r}")
