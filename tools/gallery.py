@@ -35,9 +35,7 @@ def main() -> None:
     rows = []
     with browser.serve(args.site) as base, sync_playwright() as p:
         b = browser.launch(p)
-        context = b.new_context(
-            viewport={"width": args.width, "height": 900}, color_scheme="light"
-        )
+        context = b.new_context(viewport={"width": args.width, "height": 900}, color_scheme="light")
         page = context.new_page()
         for path in paths:
             page.goto(base + path)
