@@ -19,6 +19,7 @@ from paperlens.attention import (
     attention_backward,
     causal_mask,
 )
+from paperlens.chunked_attention import chunked_attention
 from paperlens.gradients import numerical_gradient
 from paperlens.linear import LinearGradients, linear, linear_backward
 from paperlens.losses import mse_loss, mse_loss_backward
@@ -52,6 +53,7 @@ __all__ = [
     "attention",
     "attention_backward",
     "causal_mask",
+    "chunked_attention",
     "init_mlp",
     "linear",
     "linear_backward",
