@@ -31,15 +31,19 @@ def parse_args():
     return parser.parse_args()
 
 
-def median_ms(fn, repeat, warmup):
+def median_ms(functions, repeat, warmup):
+    """Median time in ms of each function; the runs are interleaved, so that load from other
+    processes falls on all of them alike rather than on whichever ran while it lasted."""
     for _ in range(warmup):
-        fn()
-    times = []
+        for fn in functions.values():
+            fn()
+    times = {name: [] for name in functions}
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return 1e3 * statistics.median(times)
+        for name, fn in functions.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: 1e3 * statistics.median(t) for name, t in times.items()}
 
 
 def main():
@@ -59,12 +63,15 @@ def main():
     if torch is not None:
         torch.set_num_threads(args.threads)
 
+    from paperlens.attention import _prepare, _weights
+
     coretype = os.environ.get("OPENBLAS_CORETYPE", "(unset)")
     print(f"numpy {np.__version__}, torch {torch.__version__ if torch else '(absent)'}, ", end="")
-    print(f"threads {args.threads}, OPENBLAS_CORETYPE {coretype}, ", end="")
-    print(f"median of {args.repeat} runs after {args.warmup} warm-up, float32, times in ms")
-    header = f"{'shape (B, H, n, d)':<20} {'paperlens':>10} {'torch':>8} {'bare':>8}"
-    print(f"{header} {'pl/torch':>9} {'pl/bare':>8}")
+    print(f"threads {args.threads}, OPENBLAS_CORETYPE {coretype}, load {os.getloadavg()[0]:.2f}")
+    print(f"median of {args.repeat} interleaved runs after {args.warmup} warm-up, float32, ms;")
+    print("'plain' is paperlens without its tiling, 'bare' only Q @ K^T and P @ V")
+    header = f"{'shape (B, H, n, d)':<18} {'paperlens':>9} {'plain':>7} {'torch':>7} {'bare':>7}"
+    print(f"{header} {'pl/torch':>8} {'pl/bare':>7}")
 
     rng = np.random.default_rng(0)
     for shape in SHAPES:
@@ -74,10 +81,15 @@ def main():
             P = Q @ K.swapaxes(-1, -2)  # (B, H, n, d) x (B, H, d, n) -> (B, H, n, n)
             return P @ V  # (B, H, n, n) x (B, H, n, d) -> (B, H, n, d)
 
-        ours = median_ms(
-            lambda Q=Q, K=K, V=V: paperlens.attention(Q, K, V), args.repeat, args.warmup
-        )
-        floor = median_ms(bare, args.repeat, args.warmup)
+        def plain(Q=Q, K=K, V=V):
+            x = _prepare(Q, K, V, None, None)
+            return _weights(x) @ x.V
+
+        functions = {
+            "paperlens": lambda Q=Q, K=K, V=V: paperlens.attention(Q, K, V),
+            "plain": plain,
+            "bare": bare,
+        }
         if torch is not None:
             q, k, v = (torch.from_numpy(x) for x in (Q, K, V))
 
@@ -85,13 +97,14 @@ def main():
                 with torch.no_grad():
                     return scaled_dot_product_attention(q, k, v)
 
-            theirs = median_ms(reference, args.repeat, args.warmup)
-            torch_columns = f"{theirs:>8.2f}"
-            ratio = f"{ours / theirs:>9.2f}"
-        else:
-            torch_columns, ratio = f"{'-':>8}", f"{'-':>9}"
-        row = f"{str(shape):<20} {ours:>10.2f} {torch_columns} {floor:>8.2f}"
-        print(f"{row} {ratio} {ours / floor:>8.2f}")
+            functions["torch"] = reference
+        ms = median_ms(functions, args.repeat, args.warmup)
+        ours = ms["paperlens"]
+        theirs = f"{ms['torch']:>7.2f}" if torch else f"{'-':>7}"
+        ratio = f"{ours / ms['torch']:>8.2f}" if torch else f"{'-':>8}"
+        row = f"{str(shape):<18} {ours:>9.2f} {ms['plain']:>7.2f} {theirs} {ms['bare']:>7.2f}"
+        print(f"{row} {ratio} {ours / ms['bare']:>7.2f}")
+    print(f"load at the end {os.getloadavg()[0]:.2f}")
     return 0
 
 
