@@ -159,10 +159,10 @@ def _attention_tiled(x: _Checked, tile_bytes: int = _TILE_BYTES) -> tuple[FloatA
     rows = max(1, tile_bytes // (n_k * P.itemsize))  # query rows per tile
     for b in np.ndindex(*x.batch):  # one head at a time
         for r in (slice(i, i + rows) for i in range(0, n_q, rows)):
-            S = _scores(Q[b][r], K[b], x.scale, out=P[b][r])  # (rows, d_k) x (d_k, n_k)
+            S = _scores(Q[b][r], K[b], x.scale, out=P[b][r])  # (rows, n_k), a view into P
             if M is not None:
                 S += M[b][r]
-            _softmax_(S, name=_SCORES)  # (rows, n_k), in place in P
+            _softmax_(S, name=_SCORES)  # (rows, n_k), in place
             np.matmul(S, V[b], out=output[b][r])  # (rows, n_k) x (n_k, d_v) -> (rows, d_v)
     return P, output
 
