@@ -27,7 +27,13 @@ def draw_grid(ax, values, *, x0=0.0, y0=0.0, highlight_rows=(), highlight_cols=(
                 )
             )
             ax.add_patch(Rectangle((x0 + j, y0 + i), 1, 1, fill=False, edgecolor="#333333", lw=1))
-            ax.text(x0 + j + 0.5, y0 + i + 0.5, f"{values[i, j]:g}", ha="center", va="center")
+            ax.text(
+                x0 + j + 0.5,
+                y0 + i + 0.5,
+                f"{values[i, j]:g}".replace("-", "−"),
+                ha="center",
+                va="center",
+            )
 
 
 # The running example of the Foundations pages (the pages build the same arrays in their code):

@@ -26,16 +26,19 @@ def make_figure():
             ax.text(
                 j,
                 i,
-                f"{scores[i, j]:g}",
+                f"{scores[i, j]:g}".replace("-", "−"),
                 ha="center",
                 va="center",
                 fontsize=14,
                 color="white" if dark else "black",
             )
-    ax.set_xticks(range(n_k), [f"$k_{j + 1}$" for j in range(n_k)])
-    ax.set_yticks(range(n_q), [f"$q_{i + 1}$" for i in range(n_q)])
+    ax.set_xticks(range(n_k), [rf"$\mathbf{{k}}_{j + 1}$" for j in range(n_k)])
+    ax.set_yticks(range(n_q), [rf"$\mathbf{{q}}_{i + 1}$" for i in range(n_q)])
     ax.xaxis.tick_top()
-    ax.set_title(f"$QK^T$, shape ({n_q}, {n_k}): entry (i, j) is $q_i \\cdot k_j$", pad=28)
+    ax.set_title(
+        f"$QK^T$, shape ({n_q}, {n_k}): entry $(i, j)$ is " + r"$\mathbf{q}_i \cdot \mathbf{k}_j$",
+        pad=28,
+    )
     for side in ax.spines.values():
         side.set_visible(False)
     fig.colorbar(image, ax=ax, shrink=0.8, label="dot product")

@@ -20,7 +20,9 @@ def make_figure():
         r, c = M.shape
         ax.text(x + c / 2, -0.35, f"${name}$   shape ({r}, {c})", ha="center", fontsize=12)
         for i in range(r):
-            ax.text(x - 0.12, i + 0.5, f"${name.lower()}_{i + 1}$", ha="right", va="center")
+            ax.text(
+                x - 0.12, i + 0.5, rf"$\mathbf{{{name.lower()}}}_{i + 1}$", ha="right", va="center"
+            )
         x += c + 2.2
     ax.set_xlim(-1.0, x - 1.6)
     ax.set_ylim(3.2, -0.8)

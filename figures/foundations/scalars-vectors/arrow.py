@@ -28,7 +28,7 @@ def make_figure():
     left.set_title("2 numbers: an arrow in the plane")
     for i, v in enumerate(long):
         right.add_patch(Rectangle((0, -i - 1), 1, 1, facecolor="white", edgecolor="#333333"))
-        right.text(0.5, -i - 0.5, f"{v:g}", ha="center", va="center", fontsize=12)
+        right.text(0.5, -i - 0.5, f"{v:g}".replace("-", "−"), ha="center", va="center", fontsize=12)
         right.text(-0.15, -i - 0.5, f"$x_{i + 1}$", ha="right", va="center", color=GREY)
     right.text(1.25, -2, r"$d_k = 4$" "\nnumbers", va="center", color=BLUE)
     right.set_xlim(-0.9, 2.6)

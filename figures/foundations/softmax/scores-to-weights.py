@@ -18,11 +18,11 @@ DEPENDS_ON = ["figures/foundations/_shared.py"]
 def make_figure():
     scores = (Q @ K.T)[0]  # (n_k,): the first query's row of scores
     weights = pl.softmax(scores)  # (n_k,)
-    labels = [f"$k_{j + 1}$" for j in range(scores.size)]
+    labels = [rf"$\mathbf{{k}}_{j + 1}$" for j in range(scores.size)]
     fig, (left, right) = new_figure(1, 2, height=2.8)
     left.bar(labels, scores, color=VERMILION)
     left.axhline(0, color=GREY, lw=0.8)
-    left.set_title("scores of $q_1$ (any sign)")
+    left.set_title(r"scores of $\mathbf{q}_1$ (any sign)")
     right.bar(labels, weights, color=BLUE)
     right.set_ylim(0, 1)
     right.set_title(f"softmax weights (sum = {weights.sum():.0f})")
@@ -32,7 +32,7 @@ def make_figure():
         left.text(
             j,
             s + (0.1 if s >= 0 else -0.1),
-            f"{s:g}",
+            f"{s:g}".replace("-", "−"),
             ha="center",
             va="bottom" if s >= 0 else "top",
         )

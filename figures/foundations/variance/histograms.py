@@ -23,7 +23,7 @@ def make_figure():
     fig, (top, bottom) = new_figure(2, 1, height=4.4, sharex=True)
     top.hist(raw, bins=bins, density=True, color=VERMILION, alpha=0.55)
     top.plot(grid, _bell(grid, D_K), color=GREY, lw=1.2, label="N(0, 64)")
-    top.set_title(f"q·k with d_k = {D_K}: sampled variance {np.var(raw, ddof=1):.1f}")
+    top.set_title(f"q·k with $d_k$ = {D_K}: sampled variance {np.var(raw, ddof=1):.1f}")
     bottom.hist(scaled, bins=bins, density=True, color=BLUE, alpha=0.55)
     bottom.plot(grid, _bell(grid, 1.0), color=GREY, lw=1.2, label="N(0, 1)")
     bottom.set_title(f"q·k / √{D_K}: sampled variance {np.var(scaled, ddof=1):.2f}")

@@ -19,9 +19,9 @@ def rotate(v, degrees):
 
 
 def make_figure():
-    fig = plt.figure(figsize=(WIDTH, 4.6), layout="constrained")
-    axes = fig.subplot_mosaic([["a", "b", "c", "d", "e"], ["f"] * 5], height_ratios=[1, 1.25])
-    k0 = 1.2 * q / np.linalg.norm(q)  # a key along q, longer than q so both stay visible
+    fig = plt.figure(figsize=(WIDTH, 4.9), layout="constrained")
+    axes = fig.subplot_mosaic([["a", "b", "c", "d", "e"], ["f"] * 5], height_ratios=[1.3, 1])
+    k0 = q / np.linalg.norm(q)  # a unit key along q, longer than q so both stay visible
     for name, angle in zip("abcde", ANGLES, strict=True):
         ax = axes[name]
         k = rotate(k0, angle)
@@ -32,14 +32,18 @@ def make_figure():
                 xytext=(0, 0),
                 arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 2.2, "mutation_scale": 14},
             )
-        ax.set_xlim(-1.25, 1.25)
-        ax.set_ylim(-1.25, 1.25)
+        ax.add_patch(plt.Circle((0, 0), np.linalg.norm(k0), fill=False, color=GREY, lw=0.6, ls=":"))
+        ax.plot(0, 0, "o", color="#111111", ms=3)
+        ax.set_xlim(-1.08, 1.08)
+        ax.set_ylim(-1.08, 1.08)
         ax.set_aspect("equal")
         ax.set_xticks([])
         ax.set_yticks([])
         for side in ("left", "bottom"):
             ax.spines[side].set_visible(False)
-        ax.set_title(f"{angle}°\nq·k = {q @ k:+.2f}".replace("-", "−"), fontsize=10)
+        value = q @ k
+        label = "0.00" if np.isclose(value, 0.0) else f"{value:+.2f}".replace("-", "−")
+        ax.set_title(f"{angle}°\nq·k = {label}", fontsize=10)
     angle = np.linspace(0, 180, 181)  # (181,)
     keys = np.stack([rotate(k0, a) for a in angle])  # (181, d_k)
     values = keys @ q  # (181, d_k) x (d_k,) -> (181,)
@@ -54,5 +58,12 @@ def make_figure():
     ax.text(5, 0.35, "aligned: positive", color="#111111", fontsize=10)
     ax.text(92, 0.08, "perpendicular: 0", color="#111111", fontsize=10)
     ax.text(130, marks[-1], "opposed: negative", ha="right", color="#111111", fontsize=10)
-    ax.text(180, marks[0], "above: query q (blue), key k (orange)", ha="right", fontsize=10)
+    ax.text(
+        180,
+        marks[0],
+        "above: query q (blue), key k (orange),\nkey length fixed (dotted circle)",
+        ha="right",
+        va="top",
+        fontsize=10,
+    )
     return fig

@@ -24,7 +24,7 @@ def make_figure():
         ax.text(
             0.01,
             0.85,
-            f"d_k = {d_k}:  standard deviation ≈ {spread:.1f}",
+            f"$d_k$ = {d_k}:  standard deviation ≈ {spread:.1f}",
             transform=ax.transAxes,
             fontsize=11,
             color="#111111",

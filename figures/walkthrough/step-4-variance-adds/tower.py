@@ -24,7 +24,7 @@ def make_figure():
             color=BLUE,
             edgecolor="white",
             linewidth=0.5,
-            label="d_k unit bars: Var(qᵢkᵢ) = 1 each" if i == 0 else None,
+            label="$d_k$ unit bars: Var(qᵢkᵢ) = 1 each" if i == 0 else None,
         )
         scores = pl.sample_scores(d_k, N, rng=rng)  # (N,)
         var = float(np.var(scores, ddof=1))
@@ -39,7 +39,7 @@ def make_figure():
             error_kw={"ecolor": "#111111", "lw": 1},
             label=f"sampled Var(q·k), {N} scores, ± 4 standard errors" if i == 0 else None,
         )
-    ax.set_xticks(x, [f"d_k = {d}" for d in D_KS])
+    ax.set_xticks(x, [f"$d_k$ = {d}" for d in D_KS])
     ax.set_ylabel("variance of the score")
     ax.set_yticks([0, 8, 16, 32, 64])
     ax.grid(axis="y", color="#dddddd", lw=0.6)

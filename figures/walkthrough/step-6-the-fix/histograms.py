@@ -15,8 +15,8 @@ def make_figure():
     scores = pl.sample_scores(D_K, N, rng=rng)  # (N,) unscaled
     cases = (
         (scores, "unscaled q·k", VERMILION, np.linspace(-30, 30, 61)),
-        (scores / np.sqrt(D_K), "q·k / √d_k = q·k / 8", BLUE, np.linspace(-5, 5, 51)),
-        (scores / D_K, "q·k / d_k = q·k / 64  (over-shrunk)", GREEN, np.linspace(-0.6, 0.6, 49)),
+        (scores / np.sqrt(D_K), r"q·k / $\sqrt{d_k}$ = q·k / 8", BLUE, np.linspace(-5, 5, 51)),
+        (scores / D_K, "q·k / $d_k$ = q·k / 64  (over-shrunk)", GREEN, np.linspace(-0.6, 0.6, 49)),
     )
     fig, axes = new_figure(3, 1, height=4.8, sharex=True)
     for ax, (values, label, colour, bins) in zip(axes, cases, strict=True):
@@ -35,5 +35,5 @@ def make_figure():
             va="top",
         )
     axes[-1].set_xlim(-30, 30)
-    axes[-1].set_xlabel("score for d_k = 64   (grey band: −1 to 1, unit width)")
+    axes[-1].set_xlabel("score for $d_k$ = 64   (grey band: −1 to 1, unit width)")
     return fig

@@ -17,8 +17,8 @@ def make_figure():
     V = np.eye(N_K)  # (n_k, d_v), unused: only the weights are drawn
     cases = (
         (1.0, "unscaled", VERMILION),
-        (1 / np.sqrt(D_K), "÷ √d_k = 8", BLUE),
-        (1 / D_K, "÷ d_k = 64", GREEN),
+        (1 / np.sqrt(D_K), r"÷ $\sqrt{d_k}$ = 8", BLUE),
+        (1 / D_K, "÷ $d_k$ = 64", GREEN),
     )
     fig, axes = new_figure(1, 3, height=2.9, sharey=True)
     keys = np.arange(1, N_K + 1)  # (n_k,)

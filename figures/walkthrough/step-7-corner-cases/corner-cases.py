@@ -24,7 +24,7 @@ def make_figure():
     ax.set_yticks([])
     ax.spines["left"].set_visible(False)
     ax.set_xlabel("score")
-    ax.set_title("d_k = 1: scaling does nothing", fontsize=11)
+    ax.set_title("$d_k$ = 1: scaling does nothing", fontsize=11)
     ax.legend(frameon=False, fontsize=9, loc="upper right")
 
     # All scores equal: uniform weights 1/n, with or without scaling.

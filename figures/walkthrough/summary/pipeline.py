@@ -53,7 +53,7 @@ def make_figure():
     ax.set_ylim(-25 / 8, 25 / 8)
     ax.set_xticks(keys)
     ax.set_xlabel("key")
-    ax.set_title("④ ÷ √d_k = 8: tame scores\n(grey: ±1)", fontsize=11)
+    ax.set_title(r"④ ÷ $\sqrt{d_k}$ = 8: tame scores" "\n(grey: ±1)", fontsize=11)
 
     ax = axes[1, 1]
     ax.bar(keys, pl.softmax(tame), color=GREEN)
