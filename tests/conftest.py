@@ -29,7 +29,14 @@ def built_site(config: pytest.Config) -> tuple[Path, str | None]:
     """
     if _BUILD not in config.stash:
         out = Path(tempfile.mkdtemp(prefix="paperlens-site-"))
-        env = dict(os.environ, NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true")
+        env = dict(
+            os.environ,
+            NO_MKDOCS_2_WARNING="1",
+            DISABLE_MKDOCS_2_WARNING="true",
+            # The environment of a reproducible build, as the Makefile sets it.
+            SOURCE_DATE_EPOCH=os.environ.get("SOURCE_DATE_EPOCH", "1767225600"),
+            PYTHONHASHSEED="0",
+        )
         mkdocs = Path(sys.executable).with_name("mkdocs")
         result = subprocess.run(
             [str(mkdocs), "build", "--strict", "-d", str(out)],

@@ -66,7 +66,8 @@ def resolve(page_path: str, href: str, site: Path) -> tuple[Path, str]:
 
 
 def internal(url: str) -> bool:
-    return not urlsplit(url).scheme and not url.startswith("//")
+    """A URL the browser resolves on the site itself (or inline ``data:``, no request)."""
+    return url.startswith("data:") or (not urlsplit(url).scheme and not url.startswith("//"))
 
 
 def test_every_internal_link_and_anchor_resolves(site, pages):
