@@ -18,6 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 _BUILD = pytest.StashKey[tuple[Path, str | None]]()
+SITE_PAGES = pytest.StashKey[list[str]]()  # the pages, in the order the browser tests visit them
 
 
 def built_site(config: pytest.Config) -> tuple[Path, str | None]:
@@ -98,6 +99,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         else:
             paths = page_paths(out, include_not_found=True)
             paths.sort(key=lambda p: p == NOT_FOUND_PAGE)
+            metafunc.config.stash[SITE_PAGES] = paths
             if metafunc.definition.get_closest_marker("searchable"):
                 paths = [p for p in paths if p != NOT_FOUND_PAGE]
     metafunc.parametrize("site_page", paths, ids=_page_id, scope="module")
+
+
+@pytest.fixture(scope="session")
+def site_pages(request):
+    """The pages ``site_page`` takes, in order (empty when the tests were not parametrized)."""
+    return request.config.stash.get(SITE_PAGES, [])

@@ -22,7 +22,16 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Request, Route
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Page,
+        Playwright,
+        Request,
+        Response,
+        Route,
+    )
 
 CHROMIUM = Path(os.environ.get("PAPERLENS_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -109,9 +118,8 @@ def launch(playwright: Playwright) -> Browser:
 
 @dataclass
 class Visit:
-    """A page opened by :func:`visit`, with what went wrong while it loaded and since."""
+    """One page load in a :class:`Tab`, with what went wrong during it and since."""
 
-    context: BrowserContext
     page: Page
     url: str
     errors: list[str] = field(default_factory=list)  # console errors, uncaught exceptions
@@ -130,56 +138,136 @@ class Visit:
             self.page.wait_for_timeout(quiet_ms / 2)
             quiet = 0 if self.pending else quiet + 1
 
+
+# Material keeps the reader's palette in localStorage; forgetting it before each load makes every
+# page start from the system's colour scheme, whatever the previous page switched to.
+FORGET_PALETTE = """
+for (const key of Object.keys(localStorage)) {
+  if (key.endsWith("__palette")) localStorage.removeItem(key);
+}
+"""
+
+
+class Tab:
+    """One browser tab that visits page after page, watching each load.
+
+    Every request is routed (``page.route("**/*")``, which also sees the search worker's): one
+    for another origin than the visited page's is recorded and aborted, so a page that would
+    reach out to the network fails its test instead of reaching it. Console errors, uncaught
+    exceptions, failed requests and HTTP errors are recorded on the current :class:`Visit`.
+    Reusing the tab keeps one renderer process, which compiles injected scripts (axe-core) once.
+    """
+
+    def __init__(self, context: BrowserContext) -> None:
+        self.page = context.new_page()
+        self.current = Visit(self.page, "about:blank")
+        self._owner: dict[Request, Visit] = {}
+        self._error: Exception | None = None
+        page = self.page
+        page.route("**/*", self._route)
+        page.on("console", self._console)
+        page.on("pageerror", lambda e: self.current.errors.append(f"uncaught: {e}"))
+        page.on("request", self._started)
+        page.on("requestfinished", self._finished)
+        page.on("requestfailed", self._failed)
+        page.on("response", self._response)
+
+    def start(self, url: str) -> None:
+        """Begin loading ``url``; returns once the server has answered, while the page loads."""
+        from playwright.sync_api import Error
+
+        self.current = Visit(self.page, url)
+        self._error = None
+        try:
+            self.page.goto(url, wait_until="commit")
+        except Error as error:
+            self._error = error
+
+    def finish(self) -> Visit:
+        """Wait for the page :meth:`start` began to load and go quiet."""
+        if self._error is not None:
+            raise self._error
+        self.page.wait_for_load_state("load")
+        self.current.settle()
+        return self.current
+
+    def visit(self, url: str) -> Visit:
+        """Load ``url`` and wait for it to load and go quiet."""
+        self.start(url)
+        return self.finish()
+
+    def _route(self, route: Route) -> None:
+        target = urlsplit(route.request.url)
+        origin = urlsplit(self.current.url)
+        if target.scheme in ("http", "https", "ws", "wss") and (target.scheme, target.netloc) != (
+            origin.scheme,
+            origin.netloc,
+        ):
+            self.current.offsite.append(route.request.url)
+            route.abort("blockedbyclient")
+        else:
+            route.continue_()
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.current.errors.append(f"console: {message.text}")
+
+    def _started(self, request: Request) -> None:
+        self._owner[request] = self.current
+        self.current.pending.add(request)
+
+    def _finished(self, request: Request) -> None:
+        owner = self._owner.pop(request, self.current)
+        owner.pending.discard(request)
+
+    def _failed(self, request: Request) -> None:
+        owner = self._owner.pop(request, self.current)
+        owner.pending.discard(request)
+        if request.url in owner.offsite:
+            return
+        if owner is not self.current and "ERR_ABORTED" in (request.failure or ""):
+            return  # cancelled by leaving the page
+        owner.failed.append(f"{request.url}: {request.failure}")
+
+    def _response(self, response: Response) -> None:
+        if response.status >= 400:
+            owner = self._owner.get(response.request, self.current)
+            owner.failed.append(f"{response.url}: HTTP {response.status}")
+
+
+class Tabs:
+    """Two tabs in one context taking turns: while the caller looks at one page, the next one
+    loads in the other tab (and runs what ``init_script`` starts on load), on another core.
+    """
+
+    def __init__(
+        self, browser: Browser, *, init_script: str | None = None, **context_options: object
+    ) -> None:
+        self.context: BrowserContext = browser.new_context(**context_options)  # type: ignore[arg-type]
+        self.context.add_init_script(FORGET_PALETTE)
+        if init_script:
+            self.context.add_init_script(init_script)
+        self.tabs = [Tab(self.context), Tab(self.context)]
+        self._preloaded: tuple[str, Tab] | None = None
+
+    def visit(self, url: str, next_url: str | None = None) -> Visit:
+        """Load ``url`` (or take it from the tab that preloaded it), then start ``next_url``."""
+        if self._preloaded and self._preloaded[0] == url:
+            tab = self._preloaded[1]
+        else:
+            tab = self.tabs[0]
+            tab.start(url)
+        self._preloaded = None
+        tab.page.bring_to_front()  # a hidden tab gets no animation frames: clicks would wait
+        v = tab.finish()
+        if next_url:
+            other = self.tabs[1] if tab is self.tabs[0] else self.tabs[0]
+            other.start(next_url)
+            self._preloaded = (next_url, other)
+        return v
+
     def close(self) -> None:
         self.context.close()
-
-
-def visit(browser: Browser, url: str, **context_options: object) -> Visit:
-    """Open ``url`` in a fresh browser context and wait for it to load and go quiet.
-
-    Every request is routed: one for another origin than ``url``'s is recorded and aborted, so a
-    page that would reach out to the network fails its test here instead of reaching it.
-    """
-    origin = urlsplit(url)
-    context = browser.new_context(**context_options)  # type: ignore[arg-type]
-    page = context.new_page()
-    v = Visit(context, page, url)
-
-    def route(r: Route) -> None:
-        target = urlsplit(r.request.url)
-        if target.scheme in ("http", "https", "ws", "wss") and (
-            target.scheme,
-            target.netloc,
-        ) != (origin.scheme, origin.netloc):
-            v.offsite.append(r.request.url)
-            r.abort("blockedbyclient")
-        else:
-            r.continue_()
-
-    def started(request: Request) -> None:
-        v.pending.add(request)
-
-    def finished(request: Request) -> None:
-        v.pending.discard(request)
-
-    def failed(request: Request) -> None:
-        v.pending.discard(request)
-        if request.url not in v.offsite:
-            v.failed.append(f"{request.url}: {request.failure}")
-
-    context.route("**/*", route)
-    page.on("console", lambda m: m.type == "error" and v.errors.append(f"console: {m.text}"))
-    page.on("pageerror", lambda e: v.errors.append(f"uncaught: {e}"))
-    page.on("request", started)
-    page.on("requestfinished", finished)
-    page.on("requestfailed", failed)
-    page.on(
-        "response",
-        lambda r: r.status >= 400 and v.failed.append(f"{r.url}: HTTP {r.status}"),
-    )
-    page.goto(url)
-    v.settle()
-    return v
 
 
 def page_paths(site: Path, *, include_not_found: bool = False) -> list[str]:
@@ -213,5 +301,9 @@ def set_palette(page: Page, scheme: str) -> None:
         page.locator("form[data-md-component=palette] label:visible").first.click()
         page.wait_for_function(
             "s => document.body.getAttribute('data-md-color-scheme') !== s", arg=current
+        )
+        # The theme fades colours over ~0.25 s: wait for the end, so what is measured is final.
+        page.wait_for_function(
+            "() => document.getAnimations().every(a => a.playState !== 'running')"
         )
     raise AssertionError(f"the palette toggle never reached {scheme!r}")
