@@ -1,13 +1,13 @@
 """paperlens: the numerical core of the papers the site teaches, in plain NumPy.
 
-- ResNet's residual block, ``H(x) = F(x) + x``: :func:`residual`.
-- Attention's ``softmax(Q K^T / sqrt(d_k)) V``: :func:`attention`, its hand-derived backward
-  :func:`attention_backward`, :func:`causal_mask`, and the softmax beneath it.
-- Why ``sqrt(d_k)``: :func:`sample_scores` and the variance helpers.
-- :func:`numerical_gradient` checks every backward by finite differences.
+- ResNet's residual block, ``H(x) = F(x) + x``: `residual`.
+- Attention's ``softmax(Q K^T / sqrt(d_k)) V``: `attention`, its hand-derived backward
+  `attention_backward`, `causal_mask`, and the softmax beneath it.
+- Why ``sqrt(d_k)``: `sample_scores` and the variance helpers.
+- `numerical_gradient` checks every backward by finite differences.
 - For the experiments that reproduce the papers' claims (:mod:`paperlens.experiments`): a
-  :func:`linear` layer, :func:`relu`, :func:`mse_loss`, a plain or residual :func:`mlp`, the
-  :func:`adam_step` optimiser, each with its hand-derived backward; :func:`show` gives a
+  `linear` layer, `relu`, `mse_loss`, a plain or residual `mlp`, the
+  `adam_step` optimiser, each with its hand-derived backward; `show` gives a
   notebook figure its alt text.
 """
 

@@ -60,7 +60,7 @@ def adam_step(
     Args:
         params: parameters $\theta$, any shapes.
         grads: $\partial L/\partial \theta$, one per parameter, of its shape.
-        state: from :func:`adam_init` or the previous step.
+        state: from `adam_init` or the previous step.
         lr: the learning rate $\eta$.
         beta1: decay of the first moment.
         beta2: decay of the second moment.

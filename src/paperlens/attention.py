@@ -34,7 +34,7 @@ from paperlens.softmax import _softmax_, _softmax_backward
 
 
 class AttentionResult(NamedTuple):
-    """What :func:`attention` returns; unpacks as ``output, weights``."""
+    """What `attention` returns; unpacks as ``output, weights``."""
 
     output: FloatArray
     """softmax(Q K^T · scale + mask) V, shape ``(..., n_q, d_v)``."""
@@ -43,7 +43,7 @@ class AttentionResult(NamedTuple):
 
 
 class AttentionGradients(NamedTuple):
-    """What :func:`attention_backward` returns; unpacks as ``dQ, dK, dV``."""
+    """What `attention_backward` returns; unpacks as ``dQ, dK, dV``."""
 
     dQ: FloatArray
     """dL/dQ, shape of Q."""
@@ -176,7 +176,7 @@ def attention_backward(
     mask: ArrayLike | None = None,
     scale: float | None = None,
 ) -> AttentionGradients:
-    r"""Gradients of a scalar loss L through :func:`attention`, derived by hand.
+    r"""Gradients of a scalar loss L through `attention`, derived by hand.
 
     With $S = Q K^\top \cdot \mathrm{scale} + M$, $P = \mathrm{softmax}(S)$, $O = P V$ and
     $G = \partial L / \partial O$:
@@ -189,8 +189,8 @@ def attention_backward(
         K: keys, shape ``(..., n_k, d_k)``.
         V: values, shape ``(..., n_k, d_v)``.
         grad_output: $G = \partial L/\partial O$, the output's shape ``(..., n_q, d_v)``.
-        mask: as in :func:`attention`.
-        scale: as in :func:`attention`.
+        mask: as in `attention`.
+        scale: as in `attention`.
 
     Returns:
         ``AttentionGradients(dQ, dK, dV)``, each of its input's own shape: where an input was
@@ -198,7 +198,7 @@ def attention_backward(
         pass back zero gradient.
 
     Raises:
-        TypeError, ValueError: as :func:`attention`, and if ``grad_output`` does not have the
+        TypeError, ValueError: as `attention`, and if ``grad_output`` does not have the
             output's shape or is not finite.
 
     Examples:
@@ -257,7 +257,7 @@ def causal_mask(n_q: int, n_k: int | None = None) -> NDArray[np.bool_]:
     are the *last* n_q positions, so the triangle is aligned to the bottom-right: query i sits at
     position ``i + n_k - n_q``. PyTorch's ``is_causal`` aligns to the top-left instead; the two
     agree only for square masks. With ``n_k < n_q`` the first ``n_q - n_k`` rows are all False,
-    and :func:`attention` gives those queries zero output.
+    and `attention` gives those queries zero output.
 
     Args:
         n_q: number of queries.

@@ -1,6 +1,6 @@
 r"""Attention for long sequences: the same output, in memory that grows linearly in n.
 
-:func:`paperlens.attention` builds the whole $(n_q, n_k)$ table of weights: at
+`paperlens.attention` builds the whole $(n_q, n_k)$ table of weights: at
 $n = 16\,384$ that is $2^{28}$ numbers, a gigabyte in float32. The output needs none of it
 at once. Going through the keys a block at a time and keeping, for each query, a running
 maximum $m$, a running sum of exponentials $\ell$ and a running weighted sum of values
@@ -35,13 +35,13 @@ def chunked_attention(
     scale: float | None = None,
     block_size: int = 1024,
 ) -> FloatArray:
-    r"""Scaled dot-product attention computed block by block; the output of :func:`attention`.
+    r"""Scaled dot-product attention computed block by block; the output of `attention`.
 
     Args:
         Q: queries, shape ``(..., n_q, d_k)``.
         K: keys, shape ``(..., n_k, d_k)``.
         V: values, shape ``(..., n_k, d_v)``.
-        mask: as for :func:`attention`: bool (True = may attend) or floating (added to the
+        mask: as for `attention`: bool (True = may attend) or floating (added to the
             scores), broadcastable to ``(..., n_q, n_k)``. A mask given at full size costs
             $n_q n_k$ memory itself; one that broadcasts (say a ``(1, n_k)`` padding mask)
             does not.
@@ -53,10 +53,10 @@ def chunked_attention(
         The output $\mathrm{softmax}(Q K^\top \cdot \mathrm{scale} + M) V$, shape
         ``(..., n_q, d_v)``, equal to ``attention(Q, K, V, mask=mask, scale=scale).output``
         within rounding. The weights are never formed, so none are returned. A query that may
-        attend to no key gets a zero output row, as in :func:`attention`.
+        attend to no key gets a zero output row, as in `attention`.
 
     Raises:
-        ValueError, TypeError: as :func:`attention`, and for a ``block_size`` below 1.
+        ValueError, TypeError: as `attention`, and for a ``block_size`` below 1.
 
     Example:
         >>> import numpy as np

@@ -18,7 +18,7 @@ from paperlens._checks import FloatArray, as_real_array, require_finite, require
 
 
 class LinearGradients(NamedTuple):
-    """What :func:`linear_backward` returns; unpacks as ``dx, dW, db``."""
+    """What `linear_backward` returns; unpacks as ``dx, dW, db``."""
 
     dx: FloatArray
     """dL/dx, shape of x."""
@@ -57,7 +57,7 @@ def linear(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None) -> FloatArray
 def linear_backward(
     x: ArrayLike, W: ArrayLike, grad_output: ArrayLike, b: ArrayLike | None = None
 ) -> LinearGradients:
-    r"""Gradients of a scalar loss L through :func:`linear`, derived by hand.
+    r"""Gradients of a scalar loss L through `linear`, derived by hand.
 
     With $G = \partial L/\partial y$: $\;dx = G W^\top,\; dW = x^\top G,\; db = \sum_n G$.
 
@@ -65,7 +65,7 @@ def linear_backward(
         x: inputs, shape ``(..., n, d_in)``.
         W: weights, shape ``(..., d_in, d_out)``.
         grad_output: $G$, the output's shape ``(..., n, d_out)``.
-        b: the bias given to :func:`linear`, if any (only its shape is used).
+        b: the bias given to `linear`, if any (only its shape is used).
 
     Returns:
         ``LinearGradients(dx, dW, db)``, each of its input's own shape: where an input was

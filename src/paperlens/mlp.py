@@ -31,7 +31,7 @@ from paperlens.linear import sum_to_shape
 
 
 class MLPParams(NamedTuple):
-    """The parameters of :func:`mlp`; ``...`` are optional batch dims (one net per index)."""
+    """The parameters of `mlp`; ``...`` are optional batch dims (one net per index)."""
 
     W_in: FloatArray
     """Input weights, shape ``(..., d_in, width)``."""
@@ -145,13 +145,13 @@ def mlp(params: MLPParams, x: FloatArray, *, residual: bool) -> tuple[FloatArray
     r"""The forward pass: $\hat y$ of the plain or residual network.
 
     Args:
-        params: the weights (see :class:`MLPParams`).
+        params: the weights (see `MLPParams`).
         x: inputs, shape ``(..., n, d_in)`` (or ``(n, d_in)``, shared by every net).
         residual: add the identity shortcut $h_{l+1} = h_l + F_l(h_l)$.
 
     Returns:
         ``(y_hat, cache)``: y_hat of shape ``(..., n, d_out)``, and the cache for
-        :func:`mlp_backward`.
+        `mlp_backward`.
 
     Examples:
         >>> import numpy as np
@@ -179,7 +179,7 @@ def mlp(params: MLPParams, x: FloatArray, *, residual: bool) -> tuple[FloatArray
 def mlp_backward(
     params: MLPParams, cache: MLPCache, grad_output: FloatArray, *, residual: bool
 ) -> MLPParams:
-    r"""Gradients of a scalar loss through :func:`mlp`, derived by hand.
+    r"""Gradients of a scalar loss through `mlp`, derived by hand.
 
     Going down, with $g_l = \partial L/\partial h_l$ and $a_l = \mathrm{relu}(h_l)$:
     $dW_l = a_l^\top g_{l+1}$, $db_l = \sum_n g_{l+1}$ and
@@ -189,10 +189,10 @@ def mlp_backward(
     The first term is the shortcut's: it carries $g_{l+1}$ down unchanged.
 
     Args:
-        params: the weights given to :func:`mlp`.
-        cache: the cache :func:`mlp` returned.
+        params: the weights given to `mlp`.
+        cache: the cache `mlp` returned.
         grad_output: $\partial L/\partial \hat y$, shape ``(..., n, d_out)``.
-        residual: as given to :func:`mlp`.
+        residual: as given to `mlp`.
 
     Returns:
         The gradient of each parameter, as ``MLPParams`` of the same shapes.

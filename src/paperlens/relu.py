@@ -36,7 +36,7 @@ def relu_backward(x: ArrayLike, grad_output: ArrayLike) -> FloatArray:
     r"""$\partial L/\partial x = [x > 0] \odot \partial L/\partial\, \mathrm{relu}(x)$.
 
     Args:
-        x: the input given to :func:`relu`, any shape ``(...)``.
+        x: the input given to `relu`, any shape ``(...)``.
         grad_output: $\partial L/\partial\, \mathrm{relu}(x)$, shape of x.
 
     Returns:

@@ -1,7 +1,7 @@
 """Show a matplotlib figure in a notebook with alt text that says what it shows.
 
 Jupyter displays a figure as a bare PNG, and nbconvert (which renders the site's notebook pages)
-then writes ``<img alt="No description has been provided for this image">``. :func:`show`
+then writes ``<img alt="No description has been provided for this image">``. `show`
 returns an object that Jupyter displays as HTML instead: the same PNG, inlined, with the alt
 text you give. Nothing here imports matplotlib; any object with ``savefig`` will do.
 """
@@ -19,7 +19,7 @@ class _Savable(Protocol):
 
 
 class FigureWithAlt:
-    """A figure and its alt text; Jupyter shows it through :meth:`_repr_html_`."""
+    """A figure and its alt text; Jupyter shows it through `_repr_html_`."""
 
     def __init__(self, fig: _Savable, alt: str, *, dpi: int = 80) -> None:
         self.fig = fig
@@ -52,7 +52,7 @@ def show(fig: _Savable, alt: str, *, dpi: int = 80) -> FigureWithAlt:
         dpi: resolution of the PNG.
 
     Returns:
-        A :class:`FigureWithAlt`, displayed by Jupyter as ``<img alt=...>``.
+        A `FigureWithAlt`, displayed by Jupyter as ``<img alt=...>``.
 
     Raises:
         ValueError: ``alt`` has fewer than four words.

@@ -7,7 +7,7 @@ $$\mathrm{softmax}(x)_i = \frac{e^{x_i}}{\sum_j e^{x_j}}, \qquad
 \frac{\partial\, \mathrm{softmax}(x)_i}{\partial x_j} = s_i(\delta_{ij} - s_j).$$
 
 When one score dominates, ``s`` is nearly one-hot and that Jacobian is nearly zero: the softmax
-*saturates* and passes back almost no gradient. :func:`softmax_gradient_norm` measures it.
+*saturates* and passes back almost no gradient. `softmax_gradient_norm` measures it.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def softmax_jacobian(s: ArrayLike) -> FloatArray:
         J, shape ``(n, n)``.
 
     Raises:
-        ValueError: ``s`` is not 1-D (use :func:`softmax_backward` for batches).
+        ValueError: ``s`` is not 1-D (use `softmax_backward` for batches).
 
     Examples:
         >>> from paperlens import softmax_jacobian

@@ -64,7 +64,7 @@ def sample_scores(
 
 
 def score_variance(d_k: int, n: int, *, rng: np.random.Generator, scale: float = 1.0) -> float:
-    r"""The sample variance (ddof=1) of n scores from :func:`sample_scores`; expect $c^2 d_k$.
+    r"""The sample variance (ddof=1) of n scores from `sample_scores`; expect $c^2 d_k$.
 
     Args:
         d_k: the dimension of q and k.

@@ -6,12 +6,12 @@ effect, we scale the dot products by $1/\sqrt{d_k}$."
 
 Two experiments:
 
-- :func:`scaling_at_init`: for random q and K with unit-variance components (footnote 4), how
+- `scaling_at_init`: for random q and K with unit-variance components (footnote 4), how
   peaked are the weights (their maximum) and how much gradient the softmax passes back (the
   Frobenius norm of its Jacobian), with and without the scale, as $d_k$ grows.
-- :func:`train_matching`: a single attention layer with learned projections $W_q, W_k$ learns
+- `train_matching`: a single attention layer with learned projections $W_q, W_k$ learns
   to find, among $n_k$ stored keys, the one a noisy query was copied from; trained by full-batch
-  gradient descent with :func:`~paperlens.attention_backward`, with and without the scale.
+  gradient descent with `paperlens.attention_backward`, with and without the scale.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from paperlens.softmax import softmax_gradient_norm
 
 
 class InitStats(NamedTuple):
-    """What :func:`scaling_at_init` returns: per-trial numbers, shape ``(len(d_ks), trials)``."""
+    """What `scaling_at_init` returns: per-trial numbers, shape ``(len(d_ks), trials)``."""
 
     d_k: FloatArray
     """The dimensions tried, shape ``(m,)``."""
@@ -87,7 +87,7 @@ def scaling_at_init(
 
 
 class MatchingTask(NamedTuple):
-    """Find the stored key a noisy query was copied from (:func:`matching_task`)."""
+    """Find the stored key a noisy query was copied from (`matching_task`)."""
 
     X_k: FloatArray
     """The stored keys, shape ``(..., n_k, d_model)``."""
@@ -130,7 +130,7 @@ def matching_task(
 
 
 class MatchingRun(NamedTuple):
-    """What :func:`train_matching` returns."""
+    """What `train_matching` returns."""
 
     loss: FloatArray
     """Loss before each step and after the last, shape ``(len(lrs), len(seeds), steps + 1)``."""
@@ -151,7 +151,7 @@ def train_matching(
     noise: float = 0.5,
     init_scale: float = 1.0,
 ) -> MatchingRun:
-    r"""Train $W_q, W_k$ of one attention layer on :func:`matching_task`, by gradient descent.
+    r"""Train $W_q, W_k$ of one attention layer on `matching_task`, by gradient descent.
 
     The layer is $O = \mathrm{softmax}(X_q W_q (X_k W_k)^\top \cdot c)\, V$ with $V = I_{n_k}$,
     so O holds the attention weights themselves; the loss is the mean squared error between O

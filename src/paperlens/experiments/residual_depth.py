@@ -6,8 +6,8 @@ more layers to a suitably deep model leads to higher training error."
 
 Two experiments on :mod:`paperlens.mlp` networks, plain and with identity shortcuts:
 
-- :func:`gradient_norms_at_init`: the gradient reaching each layer's weights, at initialisation.
-- :func:`train_depths`: final training loss against depth, on a small regression task.
+- `gradient_norms_at_init`: the gradient reaching each layer's weights, at initialisation.
+- `train_depths`: final training loss against depth, on a small regression task.
 """
 
 from __future__ import annotations
