@@ -23,7 +23,6 @@ from playwright.sync_api import expect
 from sitekit.browser import NOT_FOUND_PAGE, set_palette
 
 
-# The axe-core options, and the rules switched off with their reasons: tests/browser/conftest.py.
 def article_details(site, site_page):
     """``open`` of each <details> in the page's content, in document order, as built."""
 
@@ -96,7 +95,12 @@ RAW_TEX = re.compile(r"\\[()\[\]]|\$\$|\\[A-Za-z]{2,}")
 
 
 def test_math_is_rendered(visit):
-    """Outside code, no TeX is left as text; every formula is KaTeX with its fonts loaded."""
+    """Outside code, no TeX is left as text; every formula is KaTeX, laid out, with its fonts.
+
+    The build renders math to HTML, so a formula that failed shows as its TeX source: the
+    delimiters or control words that RAW_TEX finds. Every .katex element must have its HTML
+    rendering, take up room on the page when it is shown, and keep its TeX for screen readers.
+    """
     found = visit.page.evaluate(
         """async () => {
             await document.fonts.ready;
@@ -112,6 +116,8 @@ def test_math_is_rendered(visit):
                 annotated: document.querySelectorAll(".katex annotation").length,
                 unrendered: document.querySelectorAll(".arithmatex").length,
                 empty: katex.filter(k => !k.querySelector(".katex-html")).length,
+                flat: katex.filter(k => k.checkVisibility() &&
+                                        k.getBoundingClientRect().width === 0).length,
                 fontsLoaded: katex.length === 0 || document.fonts.check("1em KaTeX_Main"),
             };
         }"""
@@ -120,11 +126,13 @@ def test_math_is_rendered(visit):
     assert not raw, f"raw TeX visible in the page: {raw}"
     assert found["unrendered"] == 0, f"{found['unrendered']} arithmatex elements left unrendered"
     assert found["empty"] == 0, f"{found['empty']} .katex elements without rendered HTML"
+    assert found["flat"] == 0, f"{found['flat']} shown .katex elements take up no room"
     assert found["annotated"] == found["katex"], "every formula keeps its TeX for screen readers"
     assert found["fontsLoaded"], "KaTeX fonts did not load"
 
 
 # --- Accessibility ------------------------------------------------------------------------------
+# The axe-core options, and the rules switched off with their reasons: tests/browser/conftest.py.
 
 
 def axe_report(violations):
