@@ -259,7 +259,7 @@ def test_dark_palette_keeps_figures_legible(visit):
         img = images.nth(i)
         src = img.get_attribute("src") or ""
         name = src if not src.startswith("data:") else f"image {i + 1} (inline)"
-        background, ink = legibility(img.screenshot(animations="disabled", scale="css"))
+        background, ink = legibility(img.screenshot(scale="css"))
         if ink < MIN_INK:
             problems.append(f"{name}: dark palette, {ink:.2%} ink pixels (need {MIN_INK:.1%})")
         if "figures/" in src:
