@@ -9,8 +9,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 # WITH_TORCH=1 also installs the optional PyTorch reference (CPU build, torch==2.13.0).
 WITH_TORCH ?= 0
-EXTRAS := test,docs$(if $(filter 1,$(WITH_TORCH)),$(comma)torch,)
 comma  := ,
+EXTRAS := test,docs$(if $(filter 1,$(WITH_TORCH)),$(comma)torch,)
 
 export NO_MKDOCS_2_WARNING := 1
 export DISABLE_MKDOCS_2_WARNING := true
