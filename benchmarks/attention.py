@@ -63,14 +63,12 @@ def main():
     if torch is not None:
         torch.set_num_threads(args.threads)
 
-    from paperlens.attention import _prepare, _weights
-
     coretype = os.environ.get("OPENBLAS_CORETYPE", "(unset)")
     print(f"numpy {np.__version__}, torch {torch.__version__ if torch else '(absent)'}, ", end="")
     print(f"threads {args.threads}, OPENBLAS_CORETYPE {coretype}, load {os.getloadavg()[0]:.2f}")
     print(f"median of {args.repeat} interleaved runs after {args.warmup} warm-up, float32, ms;")
-    print("'plain' is paperlens without its tiling, 'bare' only Q @ K^T and P @ V")
-    header = f"{'shape (B, H, n, d)':<18} {'paperlens':>9} {'plain':>7} {'torch':>7} {'bare':>7}"
+    print("'bare' is only Q @ K^T and P @ V")
+    header = f"{'shape (B, H, n, d)':<18} {'paperlens':>9} {'torch':>7} {'bare':>7}"
     print(f"{header} {'pl/torch':>8} {'pl/bare':>7}")
 
     rng = np.random.default_rng(0)
@@ -81,13 +79,8 @@ def main():
             P = Q @ K.swapaxes(-1, -2)  # (B, H, n, d) x (B, H, d, n) -> (B, H, n, n)
             return P @ V  # (B, H, n, n) x (B, H, n, d) -> (B, H, n, d)
 
-        def plain(Q=Q, K=K, V=V):
-            x = _prepare(Q, K, V, None, None)
-            return _weights(x) @ x.V
-
         functions = {
             "paperlens": lambda Q=Q, K=K, V=V: paperlens.attention(Q, K, V),
-            "plain": plain,
             "bare": bare,
         }
         if torch is not None:
@@ -102,7 +95,7 @@ def main():
         ours = ms["paperlens"]
         theirs = f"{ms['torch']:>7.2f}" if torch else f"{'-':>7}"
         ratio = f"{ours / ms['torch']:>8.2f}" if torch else f"{'-':>8}"
-        row = f"{str(shape):<18} {ours:>9.2f} {ms['plain']:>7.2f} {theirs} {ms['bare']:>7.2f}"
+        row = f"{str(shape):<18} {ours:>9.2f} {theirs} {ms['bare']:>7.2f}"
         print(f"{row} {ratio} {ours / ms['bare']:>7.2f}")
     print(f"load at the end {os.getloadavg()[0]:.2f}")
     return 0

@@ -100,11 +100,8 @@ def attention(
         array([[20.]])
     """
     x = _prepare(Q, K, V, mask, scale)
-    if x.Q.shape[-2] * x.K.shape[-2] * x.Q.itemsize >= _TILED_FROM_BYTES:
-        P, output = _attention_tiled(x)  # the same numbers, faster for long sequences
-    else:
-        P = _weights(x)  # (..., n_q, n_k)
-        output = P @ x.V  # (..., n_q, n_k) x (..., n_k, d_v) -> (..., n_q, d_v)
+    P = _weights(x)  # (..., n_q, n_k)
+    output = P @ x.V  # (..., n_q, n_k) x (..., n_k, d_v) -> (..., n_q, d_v)
     return AttentionResult(output.astype(x.dtype, copy=False), P.astype(x.dtype, copy=False))
 
 
@@ -139,32 +136,6 @@ def _scores(
                 f"the scores Q K^T · scale overflow {Q.dtype}: scale the inputs down or use float64"
             ) from None
     return scores
-
-
-_TILED_FROM_BYTES = 1 << 20
-"""Attention goes tile by tile once one head's (n_q, n_k) scores take this many bytes."""
-_TILE_BYTES = 4 << 20
-"""About the size of one tile of scores: it stays in cache through the softmax's five passes
-(max, subtract, exp, sum, scale), where a whole large score matrix would make each pass a trip
-to main memory."""
-
-
-def _attention_tiled(x: _Checked, tile_bytes: int = _TILE_BYTES) -> tuple[FloatArray, FloatArray]:
-    """``P = _weights(x)`` and ``P @ V``, computed a tile of query rows at a time."""
-    n_q, n_k, d_v = x.Q.shape[-2], x.K.shape[-2], x.V.shape[-1]
-    P = np.empty((*x.batch, n_q, n_k), x.Q.dtype)  # (..., n_q, n_k)
-    output = np.empty((*x.batch, n_q, d_v), x.Q.dtype)  # (..., n_q, d_v)
-    Q, K, V = (np.broadcast_to(a, (*x.batch, *a.shape[-2:])) for a in (x.Q, x.K, x.V))
-    M = None if x.additive is None else np.broadcast_to(x.additive, P.shape)
-    rows = max(1, tile_bytes // (n_k * P.itemsize))  # query rows per tile
-    for b in np.ndindex(*x.batch):  # one head at a time
-        for r in (slice(i, i + rows) for i in range(0, n_q, rows)):
-            S = _scores(Q[b][r], K[b], x.scale, out=P[b][r])  # (rows, n_k), a view into P
-            if M is not None:
-                S += M[b][r]
-            _softmax_(S, name=_SCORES)  # (rows, n_k), in place
-            np.matmul(S, V[b], out=output[b][r])  # (rows, n_k) x (n_k, d_v) -> (rows, d_v)
-    return P, output
 
 
 def attention_backward(

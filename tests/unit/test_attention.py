@@ -1,6 +1,5 @@
 """Tests for paperlens.attention: attention, attention_backward and causal_mask."""
 
-import importlib
 import re
 
 import numpy as np
@@ -479,43 +478,15 @@ def test_batch_dims_only_on_v_give_weights_those_dims_too():
     check_backward(Q, K, V, mask=mask)
 
 
-# -- the tiled path (long sequences) agrees with the plain one ------------------------------------
-
-
-@pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("mask_kind", ["none", "bool", "additive"])
-def test_tiled_path_equals_plain_path(seed, mask_kind):
-    from paperlens.attention import _attention_tiled, _prepare, _weights
-
-    rng = np.random.default_rng(300 + seed)
-    batches = [tuple(int(n) for n in rng.integers(1, 3, size=2)) for _ in range(3)]
-    batches = [b[int(rng.integers(0, 3)) :] for b in batches]  # some inputs lose batch dims
-    batches = [tuple(n if rng.random() < 0.7 else 1 for n in b) for b in batches]
-    n_q, n_k = (int(n) for n in rng.integers(1, 12, size=2))
-    Q, K, V = random_qkv(rng, n_q=n_q, n_k=n_k, d_k=3, d_v=2, batches=batches)
-    batch = np.broadcast_shapes(*batches)
-    allowed = rng.random((*batch, n_q, n_k)) < 0.6
-    allowed[..., 0, :] = False  # a fully masked query
-    mask = {"none": None, "bool": allowed, "additive": np.where(allowed, rng.normal(), -np.inf)}
-    x = _prepare(Q, K, V, mask[mask_kind], 0.8)
-    P = _weights(x)
-    tile_bytes = int(rng.integers(1, 4)) * n_k * 8  # a few query rows per tile
-    P_tiled, output_tiled = _attention_tiled(x, tile_bytes=tile_bytes)
-    np.testing.assert_allclose(P_tiled, P, rtol=1e-14, atol=1e-300)
-    np.testing.assert_allclose(output_tiled, P @ x.V, rtol=1e-13, atol=1e-15)
+# -- long sequences -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_long_sequences_take_the_tiled_path_and_agree_with_the_formula(dtype, monkeypatch):
-    module = importlib.import_module("paperlens.attention")  # paperlens.attention: the function
-    calls = []
-    tiled = module._attention_tiled
-    monkeypatch.setattr(module, "_attention_tiled", lambda x: calls.append(1) or tiled(x))
+def test_long_sequences_agree_with_the_formula(dtype):
     rng = np.random.default_rng(301)
     Q, K, V = (x.astype(dtype) for x in random_qkv(rng, batch=(2,), n_q=512, n_k=600, d_k=8))
     mask = causal_mask(512, 600)
     output, weights = attention(Q, K, V, mask=mask)
-    assert calls == [1]
     assert output.dtype == weights.dtype == dtype
     expected = naive_attention(*(x.astype(np.float64) for x in (Q, K, V)), mask=mask)
     rtol = 1e-4 if dtype == np.float32 else 1e-12
@@ -523,7 +494,7 @@ def test_long_sequences_take_the_tiled_path_and_agree_with_the_formula(dtype, mo
     np.testing.assert_allclose(weights, expected[1], rtol=rtol, atol=rtol / 1000)
 
 
-def test_tiled_path_reports_float32_overflow():
+def test_long_sequences_report_float32_overflow():
     Q = np.full((600, 4), 1e20, dtype=np.float32)
     with pytest.raises(ValueError, match=r"the scores Q K\^T · scale overflow float32"):
         attention(Q, Q, np.ones((600, 2), np.float32), scale=1.0)
