@@ -86,27 +86,23 @@ class Renderer:
 
     def render_page(self, page_html: str, *, where: str) -> str:
         """Replace every arithmatex span/div of a rendered Markdown page by KaTeX HTML."""
-
-        def display(m: re.Match[str]) -> str:
-            tex = html.unescape(m.group(1)).strip()
-            return f'<div class="math-display">{self.render(tex, display=True, where=where)}</div>'
-
-        def inline(m: re.Match[str]) -> str:
-            return self.render(html.unescape(m.group(1)).strip(), display=False, where=where)
-
-        return _INLINE.sub(inline, _DISPLAY.sub(display, page_html))
+        return self._substitute(page_html, _DISPLAY, _INLINE, where)
 
     def render_text_math(self, text_html: str, *, where: str) -> str:
         """Render $$...$$ and $...$ left as text (notebook Markdown cells)."""
+        return self._substitute(text_html, _NB_DISPLAY, _NB_INLINE, where)
 
-        def display(m: re.Match[str]) -> str:
+    def _substitute(
+        self, text: str, display: re.Pattern[str], inline: re.Pattern[str], where: str
+    ) -> str:
+        def block(m: re.Match[str]) -> str:
             tex = html.unescape(m.group(1)).strip()
             return f'<div class="math-display">{self.render(tex, display=True, where=where)}</div>'
 
-        def inline(m: re.Match[str]) -> str:
+        def span(m: re.Match[str]) -> str:
             return self.render(html.unescape(m.group(1)).strip(), display=False, where=where)
 
-        return _NB_INLINE.sub(inline, _NB_DISPLAY.sub(display, text_html))
+        return inline.sub(span, display.sub(block, text))
 
     def close(self) -> None:
         if self._proc is not None:
