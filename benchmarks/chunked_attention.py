@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-import tracemalloc
 
 import numpy as np
 
@@ -21,12 +20,7 @@ import paperlens as pl
 
 
 def peak_mib(fn) -> float:
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1] / 2**20
-    finally:
-        tracemalloc.stop()
+    return pl.peak_memory(fn) / 2**20
 
 
 def median_s(fn, runs: int) -> float:

@@ -23,6 +23,7 @@ from paperlens.chunked_attention import chunked_attention
 from paperlens.gradients import numerical_gradient
 from paperlens.linear import LinearGradients, linear, linear_backward
 from paperlens.losses import mse_loss, mse_loss_backward
+from paperlens.memory import peak_memory
 from paperlens.mlp import MLPCache, MLPParams, init_mlp, mlp, mlp_backward, stack_params
 from paperlens.relu import relu, relu_backward
 from paperlens.residual import residual
@@ -62,6 +63,7 @@ __all__ = [
     "mse_loss",
     "mse_loss_backward",
     "numerical_gradient",
+    "peak_memory",
     "relu",
     "relu_backward",
     "residual",

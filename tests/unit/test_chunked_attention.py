@@ -1,7 +1,5 @@
 """chunked_attention: the output of attention, block by block, in linear memory."""
 
-import tracemalloc
-
 import numpy as np
 import pytest
 
@@ -74,15 +72,6 @@ def test_bad_input_gets_the_same_clear_errors_as_attention():
         chunked_attention(np.ones((3, 2)), K, V, block_size=0)
 
 
-def peak_bytes(fn):
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
 def test_peak_memory_grows_linearly_not_quadratically():
     """Four times the sequence: chunked peak memory about 4x, the plain weights 16x."""
     rng = np.random.default_rng(4)
@@ -90,8 +79,8 @@ def test_peak_memory_grows_linearly_not_quadratically():
     for n in (512, 2048):
         Q, K, V = (rand(rng, (n, 32), np.float32) for _ in range(3))
         peaks[n] = (
-            peak_bytes(lambda: chunked_attention(Q, K, V, block_size=128)),  # noqa: B023
-            peak_bytes(lambda: pl.attention(Q, K, V)),  # noqa: B023
+            pl.peak_memory(lambda: chunked_attention(Q, K, V, block_size=128)),  # noqa: B023
+            pl.peak_memory(lambda: pl.attention(Q, K, V)),  # noqa: B023
         )
     chunked_growth = peaks[2048][0] / peaks[512][0]
     plain_growth = peaks[2048][1] / peaks[512][1]

@@ -1,7 +1,5 @@
 """Peak memory of attention and chunked_attention against the sequence length n."""
 
-import tracemalloc
-
 import numpy as np
 
 import paperlens as pl
@@ -14,12 +12,7 @@ BLOCK = 256
 
 
 def peak_mib(fn):
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1] / 2**20
-    finally:
-        tracemalloc.stop()
+    return pl.peak_memory(fn) / 2**20
 
 
 def make_figure():
