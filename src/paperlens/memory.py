@@ -1,8 +1,9 @@
 """Peak memory of a call, as NumPy allocates it: the measure behind the long-sequence page.
 
 NumPy reports every buffer it allocates to Python's ``tracemalloc``, so the peak traced during
-a call is exact and repeatable: the same call on the same shapes gives the same number, unlike
-a time. (Memory that other libraries allocate outside Python's view is not counted.)
+a call counts every array it makes, and the same call on the same shapes gives the same number
+to within a few hundred bytes of interpreter bookkeeping, unlike a time, which varies with the
+machine's load. (Memory that other libraries allocate outside Python's view is not counted.)
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""peak_memory: exact, repeatable, and refuses to mix with an outer trace."""
+"""peak_memory: counts NumPy's buffers, repeats, and refuses to mix with an outer trace."""
 
 import tracemalloc
 
@@ -8,10 +8,10 @@ import pytest
 import paperlens as pl
 
 
-def test_peak_counts_numpy_buffers_and_repeats_exactly():
+def test_peak_counts_numpy_buffers_and_repeats_to_within_bookkeeping():
     first = pl.peak_memory(lambda: np.ones((1000, 1000)))
     assert 8_000_000 <= first < 8_100_000
-    assert pl.peak_memory(lambda: np.ones((1000, 1000))) == first
+    assert abs(pl.peak_memory(lambda: np.ones((1000, 1000))) - first) < 4096
 
 
 def test_a_peak_inside_another_trace_is_refused():
