@@ -5,7 +5,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-import yaml
 
 from sitekit import cards, concepts, figures, notebooks
 from sitekit.paths import page_url
@@ -16,11 +15,7 @@ GENERATED = {"404.html"}  # pages the theme adds that have no source
 
 
 def nav():
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    return yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=Loader)["nav"]  # noqa: S506
+    return concepts.read_config()["nav"]
 
 
 def sources():

@@ -101,14 +101,19 @@ def check_order(declarations: list[Declaration]) -> dict[str, str]:
     return introduced
 
 
-def load_from_config(config_file: Path = ROOT / "mkdocs.yml") -> list[Declaration]:
-    """Declarations in nav order, read straight from ``mkdocs.yml`` (used by figure scripts)."""
+def read_config(config_file: Path = ROOT / "mkdocs.yml") -> dict[str, Any]:
+    """``mkdocs.yml`` as plain data (its ``!ENV`` and ``!!python`` tags read as None)."""
 
     class _Loader(yaml.SafeLoader):
         pass
 
-    # mkdocs.yml uses !!python/name and !ENV tags; the nav needs none of them.
     _Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    config = yaml.load(config_file.read_text(), Loader=_Loader)  # noqa: S506
+    config: dict[str, Any] = yaml.load(config_file.read_text(), Loader=_Loader)  # noqa: S506
+    return config
+
+
+def load_from_config(config_file: Path = ROOT / "mkdocs.yml") -> list[Declaration]:
+    """Declarations in nav order, read straight from ``mkdocs.yml`` (used by figure scripts)."""
+    config = read_config(config_file)
     docs_dir = config_file.parent / config.get("docs_dir", "docs")
     return load(docs_dir, config["nav"])
