@@ -1,4 +1,5 @@
-"""MkDocs hooks for paperlens: build-time math, figures and the concept-order check.
+"""MkDocs hooks for paperlens: the concept-order check, build-time figures and math, and the
+files generated for readers (notebooks, the Review page and its deck, the wheel).
 
 MkDocs loads this file once and never reloads it, even under ``mkdocs serve``; so it stays
 thin and re-imports the ``sitekit`` modules that do the work at the start of every build.
@@ -69,38 +70,20 @@ def on_files(files: Files, config: Any) -> Files:
         svgs, rendered = sitekit.figures.render_all()
     except sitekit.figures.FigureError as err:
         raise PluginError(str(err)) from None
-    notebooks = {
-        sitekit.notebooks.ipynb_path(f.src_uri): sitekit.notebooks.to_ipynb(f.content_string)
-        for f in files
-        if sitekit.notebooks.is_notebook(f.src_uri)
-    }
-    for path, content in {**svgs, **sitekit.katex.asset_files(), **notebooks}.items():
-        files.append(File.generated(config, path, content=content))
-    wheel = f"downloads/{sitekit.wheel.wheel_name()}"
-    files.append(File.generated(config, wheel, content=sitekit.wheel.build_wheel()))
     cards = sitekit.cards.collect(Path(config["docs_dir"]), config["nav"])
-    files.append(
-        File.generated(
-            config, sitekit.cards.REVIEW_PAGE, content=sitekit.cards.review_markdown(cards)
-        )
-    )
-    files.append(
-        File.generated(config, sitekit.cards.DECK_FILE, content=sitekit.cards.anki_csv(cards))
-    )
-    _state["page_notebooks"] = page_notebooks = {}
-    for f in list(files.documentation_pages()):
-        if not _has_page_notebook(f):
-            continue
-        notebook = sitekit.page_notebooks.page_to_notebook(
-            f.content_string, page=f.src_uri, figures=svgs, site_url=config["site_url"] or "/"
-        )
-        path = sitekit.page_notebooks.notebook_path(f.src_uri)
-        page_notebooks[f.src_uri] = path
-        files.append(
-            File.generated(config, path, content=sitekit.page_notebooks.to_bytes(notebook))
-        )
+    generated = {
+        **svgs,
+        **sitekit.katex.asset_files(),
+        **_notebooks(files, svgs, config["site_url"] or "/"),
+        f"downloads/{sitekit.wheel.wheel_name()}": sitekit.wheel.build_wheel(),
+        sitekit.cards.REVIEW_PAGE: sitekit.cards.review_markdown(cards).encode(),
+        sitekit.cards.DECK_FILE: sitekit.cards.anki_csv(cards),
+    }
+    for path, content in generated.items():
+        files.append(File.generated(config, path, content=content))
     log.info(
-        "paperlens: %d figures (%d rendered, %d cached) in %.2f s",
+        "paperlens: %d files generated, %d figures (%d rendered, %d cached), in %.2f s",
+        len(generated),
         len(svgs),
         rendered,
         len(svgs) - rendered,
@@ -109,11 +92,28 @@ def on_files(files: Files, config: Any) -> Files:
     return files
 
 
-def _has_page_notebook(f: File) -> bool:
-    """Markdown pages written by hand get a notebook; the API page and the Review do not."""
-    if not f.src_uri.endswith(".md") or f.generated_by:
-        return False
-    return not re.search(r"^::: ", f.content_string, re.MULTILINE)
+def _notebooks(files: Files, svgs: dict[str, bytes], site_url: str) -> dict[str, bytes]:
+    """The ``.ipynb`` of every page readers can download, keyed by its path in the site.
+
+    Experiment pages (``reproduce/*.py``) are notebooks already; Markdown pages written by hand
+    are converted (the API page, generated from docstrings, is not).
+    """
+    out: dict[str, bytes] = {}
+    downloads: dict[str, str] = {}
+    for f in files:  # not documentation_pages(): mkdocs-jupyter may not have claimed the .py yet
+        path = sitekit.page_notebooks.notebook_path(f.src_uri)
+        if sitekit.notebooks.is_notebook(f.src_uri):
+            out[path] = sitekit.notebooks.to_ipynb(f.content_string)
+        elif f.src_uri.endswith(".md") and not re.search(r"^::: ", f.content_string, re.M):
+            notebook = sitekit.page_notebooks.page_to_notebook(
+                f.content_string, page=f.src_uri, figures=svgs, site_url=site_url
+            )
+            out[path] = sitekit.page_notebooks.to_bytes(notebook)
+        else:
+            continue
+        downloads[f.src_uri] = path
+    _state["downloads"] = downloads
+    return out
 
 
 def _download_button(href: str, title: str) -> str:
@@ -147,14 +147,14 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
     where = f"docs/{src}"
     try:
         if sitekit.notebooks.is_notebook(src):
-            html = sitekit.notebooks.clean_html(html, src)
-            return renderer.render_text_math(html, where=where)
-        html = renderer.render_page(html, where=where)
+            html = renderer.render_text_math(sitekit.notebooks.clean_html(html), where=where)
+        else:
+            html = renderer.render_page(html, where=where)
     except sitekit.katex.MathError as err:
         raise PluginError(str(err)) from None
     html = sitekit.copy_code.add_copy_text(html)
     _plain_math_in_titles(page)
-    notebook = _state["page_notebooks"].get(src)
+    notebook = _state["downloads"].get(src)
     if notebook is not None:
         href = get_relative_url(notebook, page.url)
         html = _download_button(href, "Download this page as a Jupyter notebook") + html

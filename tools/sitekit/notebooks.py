@@ -4,12 +4,13 @@ mkdocs-jupyter at build time.
 mkdocs-jupyter's HTML carries JupyterLab's whole stylesheet (≈570 KB per page), a MathJax
 configuration, an empty ``<script src="">`` and a loader that imports mermaid from a CDN. None of
 that is needed here — math is rendered by KaTeX at build time and the site's own stylesheet
-styles the cells — so it is removed. Each page gets a link to download its ``.ipynb``, which is
-generated from the same source.
+styles the cells — so it is removed. The ``.ipynb`` a reader downloads is generated from the
+same source (:func:`to_ipynb`).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import PurePosixPath
 
@@ -36,10 +37,6 @@ def is_notebook(src_uri: str) -> bool:
     return PurePosixPath(src_uri).match(NOTEBOOK_GLOB)
 
 
-def ipynb_path(src_uri: str) -> str:
-    return str(PurePosixPath(src_uri).with_suffix(".ipynb"))
-
-
 def to_ipynb(source: str) -> bytes:
     """The notebook a reader downloads: the percent-format source as ``.ipynb``, unexecuted."""
     notebook = jupytext.reads(source, fmt="py:percent")
@@ -48,17 +45,11 @@ def to_ipynb(source: str) -> bytes:
     return jupytext.writes(notebook, fmt="ipynb").encode()
 
 
-def clean_html(page_html: str, src_uri: str) -> str:
-    """Strip mkdocs-jupyter's inline styles and scripts and add the download link."""
+def clean_html(page_html: str) -> str:
+    """Strip mkdocs-jupyter's inline styles, scripts and copy widget; number the cells."""
     body = _COMMENT.sub("", _SCRIPT.sub("", _STYLE.sub("", page_html)))
     body = _CLIPBOARD_TEXT.sub("", _CLIPBOARD.sub("", body))
     # Cell ids are random per conversion; number them so two builds give the same bytes.
-    counter = iter(range(1_000_000))
+    counter = itertools.count()
     body = _CELL_ID.sub(lambda _: f'id="cell-{next(counter):03d}"', body)
-    body = _CODE.sub(r'<div class="highlight"><pre><span></span><code>\1</code></pre></div>', body)
-    name = PurePosixPath(src_uri).with_suffix(".ipynb").name
-    link = (
-        f'<p class="notebook-download"><a href="../{name}" download>'
-        f"Download this page as a Jupyter notebook ({name})</a></p>\n"
-    )
-    return link + body
+    return _CODE.sub(r'<div class="highlight"><pre><span></span><code>\1</code></pre></div>', body)
