@@ -82,3 +82,23 @@ def test_every_figure_script_follows_the_conventions():
         # The math comes from paperlens (and NumPy for coordinates), never another library.
         for forbidden in ("import scipy", "from scipy", "import torch"):
             assert forbidden not in source, f"{fig.name}: uses {forbidden}"
+
+
+def test_a_section_helper_is_importable_and_part_of_the_cache_key(tmp_path):
+    page = tmp_path / "section" / "page"
+    page.mkdir(parents=True)
+    helper = tmp_path / "section" / "_shared.py"
+    helper.write_text("N = 5.0\n")
+    fig = write(
+        page,
+        "line.py",
+        GOOD.replace("np.arange(5.0)", "np.arange(N)").replace(
+            "import paperlens as pl", "import paperlens as pl\nfrom _shared import N"
+        ),
+    )
+    cache = tmp_path / "cache"
+    _, rendered = figures.render_all([fig], cache_dir=cache)
+    assert rendered == 1
+    helper.write_text("N = 7.0\n")
+    _, rendered = figures.render_all([fig], cache_dir=cache)
+    assert rendered == 1  # the helper changed, so the figure is drawn again

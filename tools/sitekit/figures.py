@@ -4,7 +4,9 @@ A script ``figures/<section>/<page>/<name>.py`` becomes ``figures/<section>/<pag
 in the site. Each script has a title docstring, a fixed seed and a ``make_figure()`` that
 returns a matplotlib figure; it may list extra inputs in a module-level ``DEPENDS_ON`` (globs
 relative to the repository root). Rendered SVGs are cached under ``.cache/figures/`` by a hash
-of everything that can change them, so an unchanged figure is never rendered twice.
+of everything that can change them, so an unchanged figure is never rendered twice. Helpers
+shared by a section's figures live in ``figures/<section>/_name.py``; scripts import them as
+``from _name import ...`` and a change to them re-renders the section's figures.
 """
 
 from __future__ import annotations
@@ -50,6 +52,11 @@ class Figure:
             return f"figures/{self.script.stem}.svg"
         return "figures/" + self.script.relative_to(FIGURES_DIR).with_suffix(".svg").as_posix()
 
+    def helpers(self) -> str:
+        """The source of the section's shared helpers, ``figures/<section>/_*.py``."""
+        folder = self.script.resolve().parent.parent
+        return "".join(path.read_text() for path in sorted(folder.glob("_*.py")))
+
     def depends_on(self) -> list[str]:
         tree = ast.parse(self.script.read_text(), filename=str(self.script))
         for node in tree.body:
@@ -88,6 +95,7 @@ def cache_key(figure: Figure, shared: str) -> str:
         figure.name,
         figure.script.read_text(),
         hash_files(figure.depends_on()),
+        figure.helpers(),
         # The versions, read from the installed metadata: importing matplotlib costs 0.3 s.
         metadata.version("matplotlib"),
         metadata.version("numpy"),

@@ -20,6 +20,8 @@ from sitekit import figstyle  # noqa: E402
 
 
 def render(script: Path, out: Path) -> None:
+    # A section's shared helpers (figures/<section>/_name.py) import as ``from _name import``.
+    sys.path.insert(0, str(script.resolve().parent.parent))
     spec = importlib.util.spec_from_file_location(f"figure_{script.stem}", script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

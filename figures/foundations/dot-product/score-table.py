@@ -1,17 +1,11 @@
 """The score table Q K^T as a heatmap: one dot product per query–key pair, values written in."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
+from _shared import K, Q
 
 from sitekit.figstyle import new_figure
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _shared import K, Q  # noqa: E402
-
 SEED = 0  # no randomness here; kept so every figure script reads the same way
-DEPENDS_ON = ["figures/foundations/_shared.py"]
 
 
 def make_figure():

@@ -1,15 +1,10 @@
 """Q, K and V as grids: each row is one vector, and the shape is (rows, columns)."""
 
-import sys
-from pathlib import Path
+from _shared import K, Q, V, draw_grid
 
 from sitekit.figstyle import BLUE, GREEN, VERMILION, new_figure
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _shared import K, Q, V, draw_grid  # noqa: E402
-
 SEED = 0  # no randomness here; kept so every figure script reads the same way
-DEPENDS_ON = ["figures/foundations/_shared.py"]
 
 
 def make_figure():

@@ -1,18 +1,12 @@
 """Softmax turns a row of scores (any sign) into positive weights that sum to 1."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
+from _shared import K, Q
 
 import paperlens as pl
 from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _shared import K, Q  # noqa: E402
-
 SEED = 0  # no randomness here; kept so every figure script reads the same way
-DEPENDS_ON = ["figures/foundations/_shared.py"]
 
 
 def make_figure():

@@ -1,15 +1,10 @@
 """K and its transpose side by side: row j of K becomes column j of K transposed."""
 
-import sys
-from pathlib import Path
+from _shared import K, draw_grid
 
 from sitekit.figstyle import GREY, VERMILION, new_figure
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _shared import K, draw_grid  # noqa: E402
-
 SEED = 0  # no randomness here; kept so every figure script reads the same way
-DEPENDS_ON = ["figures/foundations/_shared.py"]
 
 
 def make_figure():
