@@ -1,4 +1,5 @@
-"""Helpers for the Foundations figures: the running example, and a matrix drawn as a grid."""
+"""Helpers for the Foundations figures: the running example, a matrix drawn as a grid, and
+numbers written the way labels and alt text read them."""
 
 import numpy as np
 from matplotlib.patches import Rectangle
@@ -27,13 +28,33 @@ def draw_grid(ax, values, *, x0=0.0, y0=0.0, highlight_rows=(), highlight_cols=(
                 )
             )
             ax.add_patch(Rectangle((x0 + j, y0 + i), 1, 1, fill=False, edgecolor="#333333", lw=1))
-            ax.text(
-                x0 + j + 0.5,
-                y0 + i + 0.5,
-                f"{values[i, j]:g}".replace("-", "−"),
-                ha="center",
-                va="center",
-            )
+            ax.text(x0 + j + 0.5, y0 + i + 0.5, num(values[i, j]), ha="center", va="center")
+
+
+def num(x, spec="g"):
+    """``x`` formatted with ``spec`` and a true minus sign: ``num(-2.0)`` is ``'−2'``."""
+    return format(x + 0.0, spec).replace("-", "−")  # + 0.0 turns −0 into 0
+
+
+def vec(values, spec="g"):
+    """A vector as prose writes it: ``vec([1, 0, -2])`` is ``'(1, 0, −2)'``."""
+    return "(" + ", ".join(num(v, spec) for v in values) + ")"
+
+
+def nums(values, spec="g"):
+    """Numbers as a list in prose: ``nums([1, 0, -2])`` is ``'1, 0 and −2'``."""
+    return listing([num(v, spec) for v in values])
+
+
+def listing(words):
+    """``'a, b and c'``."""
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def sub(i):
+    """``i`` as subscript digits, for names such as q₁: ``sub(12)`` is ``'₁₂'``."""
+    return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
 # The running example of the Foundations pages (the pages build the same arrays in their code):

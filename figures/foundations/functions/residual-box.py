@@ -2,9 +2,12 @@
 
 from matplotlib.patches import Circle, FancyBboxPatch
 
+import paperlens as pl
 from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
+BOX = "learned residual"  # the name under F in the box
+NOTE = "same input in, same output out: a deterministic box"
 
 
 def _arrow(ax, start, end, color="#333333", **kwargs):
@@ -16,8 +19,8 @@ def _arrow(ax, start, end, color="#333333", **kwargs):
     )
 
 
-def make_figure():
-    fig, ax = new_figure(height=2.8)
+def make_figure(style, layout):
+    fig, ax = new_figure(height=2.8, layout=layout)
     ax.add_patch(
         FancyBboxPatch(
             (3.0, 0.4), 2.4, 1.2, boxstyle="round,pad=0.08", fc="white", ec=VERMILION, lw=2
@@ -26,7 +29,7 @@ def make_figure():
     ax.text(
         4.2,
         1.0,
-        r"$\mathcal{F}$" "\nlearned residual",
+        r"$\mathcal{F}$" f"\n{BOX}",
         fontsize=12,
         ha="center",
         va="center",
@@ -51,11 +54,15 @@ def make_figure():
         va="center",
         fontsize=12,
     )
-    ax.text(
-        5.4, -0.15, "same input in, same output out: a deterministic box", ha="center", color=GREY
-    )
+    ax.text(5.4, -0.15, NOTE, ha="center", color=GREY)
     ax.set_xlim(-0.2, 10.8)
     ax.set_ylim(-0.45, 3.0)
     ax.set_aspect("equal")
     ax.axis("off")
-    return fig
+    alt = (
+        f"A box diagram. The input vector x enters a box labelled F, {BOX}, whose output F(x) "
+        "goes into a plus node. A second path, the shortcut, carries x around the box "
+        "unchanged into the same plus node. Out of the plus node comes H(x) = F(x) + x. "
+        f"A note underneath reads: {NOTE}."
+    )
+    return pl.show(fig, alt)

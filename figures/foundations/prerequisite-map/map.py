@@ -4,19 +4,25 @@ Drawn from the pages' own front matter (``introduces`` and ``feeds``), read in n
 so the map changes whenever a page's declarations do.
 """
 
+from dataclasses import replace
+
+from _shared import listing
+
+import paperlens as pl
 from sitekit.concepts import load_from_config
-from sitekit.figstyle import CYCLE, GREY, WIDTH, new_figure
+from sitekit.figstyle import CYCLE, GREY, new_figure
 
 SEED = 0  # no randomness; kept so every figure script reads the same way
 DEPENDS_ON = ["mkdocs.yml", "docs/**/*.md"]
 
 
-def make_figure():
+def make_figure(style, layout):
     pages = [d for d in load_from_config() if d.feeds]
     skills = sorted({s for d in pages for s in d.feeds}, key=_first_use(pages))
     rows = max(len(pages), len(skills))
-    fig, ax = new_figure(height=0.62 * rows + 0.8)
-    fig.set_size_inches(WIDTH * 1.25, 0.62 * rows + 0.8)
+    # A quarter wider than the layout: the browser scales it down to fit.
+    wider = replace(layout, width=layout.width * 1.25)
+    fig, ax = new_figure(height=0.62 * rows + 0.8, layout=wider)
     ax.set_axis_off()
     ax.set_xlim(0, 1)
     ax.set_ylim(rows - 0.4, -0.6)
@@ -75,7 +81,15 @@ def make_figure():
         0.0, -0.55, "Foundations page — and what it introduces", fontsize=9.5, color=GREY, ha="left"
     )
     ax.text(0.63, -0.55, "Reproduction skill it feeds", fontsize=9.5, color=GREY, ha="left")
-    return fig
+    arrows = sum(len(page.feeds) for page in pages)
+    alt = (
+        f"The prerequisite map. Left column: the {len(pages)} Foundations pages in reading "
+        f"order, from “{pages[0].title}” to “{pages[-1].title}”, each listing the concepts it "
+        f"introduces. Right column: the {len(skills)} reproduction skills they feed: "
+        f"{listing(f'“{s}”' for s in skills)}. Arrows, {arrows} in all, connect each page to "
+        "the skills it feeds."
+    )
+    return pl.show(fig, alt)
 
 
 def _first_use(pages):

@@ -1,14 +1,16 @@
 """K and its transpose side by side: row j of K becomes column j of K transposed."""
 
-from _shared import K, draw_grid
+from _shared import K, draw_grid, vec
 
+import paperlens as pl
 from sitekit.figstyle import GREY, VERMILION, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
+TIP = "tip over:\nrows become\ncolumns"  # the arrow's label
 
 
-def make_figure():
-    fig, ax = new_figure(height=3.0)
+def make_figure(style, layout):
+    fig, ax = new_figure(height=3.0, layout=layout)
     n_k, d_k = K.shape
     draw_grid(ax, K, highlight_rows=(0,), color=VERMILION)
     x1 = d_k + 3.0
@@ -26,9 +28,16 @@ def make_figure():
             "connectionstyle": "arc3,rad=-0.3",
         },
     )
-    ax.text(d_k + 1.5, 2.4, "tip over:\nrows become\ncolumns", ha="center", va="top", color=GREY)
+    ax.text(d_k + 1.5, 2.4, TIP, ha="center", va="top", color=GREY)
     ax.set_xlim(-0.3, x1 + n_k + 0.3)
     ax.set_ylim(d_k + 0.3, -1.0)
     ax.set_aspect("equal")
     ax.axis("off")
-    return fig
+    tip = TIP.replace("\n", " ")
+    alt = (
+        f"Two grids side by side. On the left, K with shape ({n_k}, {d_k}), its first row "
+        f"{vec(K[0])} highlighted. A curved arrow labelled “{tip}” points "
+        f"to the right grid, K transposed, with shape ({d_k}, {n_k}), whose first column holds "
+        f"the same numbers {vec(K.T[:, 0])}, highlighted."
+    )
+    return pl.show(fig, alt)
