@@ -36,7 +36,7 @@ pages = Sybil(
 )
 docstrings = Sybil(
     parsers=[DocTestParser(optionflags=FLAGS)],
-    patterns=["src/**/*.py"],
+    patterns=["src/*/*.py", "src/*/*/*.py"],
     setup=_setup,
     teardown=_teardown,
     name="docstrings",

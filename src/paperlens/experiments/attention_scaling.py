@@ -12,6 +12,9 @@ Two experiments:
 - `train_matching`: a single attention layer with learned projections $W_q, W_k$ learns
   to find, among $n_k$ stored keys, the one a noisy query was copied from; trained by full-batch
   gradient descent with `paperlens.attention_backward`, with and without the scale.
+
+`run` does both at the page's setup (`PAGE`), and `claims` turns the result into the page's
+claims, each a statistical statement (:mod:`paperlens.experiments.claims`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,14 @@ import numpy as np
 
 from paperlens._checks import FloatArray, require_real_scalar, require_size
 from paperlens.attention import attention, attention_backward
+from paperlens.experiments.claims import (
+    Claim,
+    Perturbation,
+    mean_above,
+    mean_below,
+    paired_greater,
+    perturb,
+)
 from paperlens.linear import linear, linear_backward
 from paperlens.losses import mse_loss, mse_loss_backward
 from paperlens.softmax import softmax_gradient_norm
@@ -45,7 +56,12 @@ class InitStats(NamedTuple):
 
 
 def scaling_at_init(
-    d_ks: Sequence[int], *, n_k: int, trials: int, rng: np.random.Generator
+    d_ks: Sequence[int],
+    *,
+    n_k: int,
+    trials: int,
+    rng: np.random.Generator,
+    perturbation: Perturbation | None = None,
 ) -> InitStats:
     r"""Peakedness and gradient of the attention softmax at random q, K, for each $d_k$.
 
@@ -57,6 +73,7 @@ def scaling_at_init(
         n_k: the number of keys.
         trials: independent draws per $d_k$.
         rng: the random generator.
+        perturbation: change the last bits of every drawn q and K (`claims.perturb`).
 
     Returns:
         ``InitStats`` with one number per ($d_k$, trial).
@@ -67,7 +84,7 @@ def scaling_at_init(
         >>> stats = scaling_at_init([1, 256], n_k=16, trials=200, rng=np.random.default_rng(0))
         >>> stats.max_weight_unscaled.shape
         (2, 200)
-        >>> bool(stats.max_weight_unscaled[1].mean() > 0.9 > stats.max_weight_scaled[1].mean())
+        >>> float(stats.max_weight_unscaled[1].mean()) > float(stats.max_weight_scaled[1].mean())
         True
     """
     n_k = require_size(n_k, "n_k")
@@ -78,6 +95,7 @@ def scaling_at_init(
     for i, d_k in enumerate(d_ks):
         q = rng.standard_normal((trials, 1, d_k))  # (trials, n_q=1, d_k)
         K = rng.standard_normal((trials, n_k, d_k))  # (trials, n_k, d_k)
+        q, K = perturb([q, K], perturbation and perturbation._replace(seed=perturbation.seed + i))
         for j, scale in enumerate((1.0, 1 / math.sqrt(d_k))):
             weights = attention(q, K, V, scale=scale).weights[:, 0]  # (trials, n_k)
             scores = scale * (q @ K.swapaxes(-1, -2))[:, 0]  # (trials, 1, n_k) -> (trials, n_k)
@@ -150,6 +168,7 @@ def train_matching(
     d_model: int = 16,
     noise: float = 0.5,
     init_scale: float = 1.0,
+    perturbation: Perturbation | None = None,
 ) -> MatchingRun:
     r"""Train $W_q, W_k$ of one attention layer on `matching_task`, by gradient descent.
 
@@ -174,6 +193,7 @@ def train_matching(
         d_model: size of the unprojected keys and queries.
         noise: noise on the queries.
         init_scale: multiplies the initial weights.
+        perturbation: change the starting weights' last bits (`claims.perturb`).
 
     Returns:
         ``MatchingRun`` with the loss curves.
@@ -204,7 +224,7 @@ def train_matching(
         return np.tile(np.stack(arrays), (len(lrs),) + (1,) * arrays[0].ndim)  # (R, ...)
 
     X_k, X_q, Y = (per_run([getattr(t, f) for t in tasks]) for f in MatchingTask._fields)
-    Wq, Wk = per_run(W_q), per_run(W_k)  # (R, d_model, d_k)
+    Wq, Wk = perturb([per_run(W_q), per_run(W_k)], perturbation)  # (R, d_model, d_k)
     lr = np.repeat(np.asarray(lrs, dtype=float), len(seeds))[:, None, None]  # (R, 1, 1)
     V = np.eye(n_k)  # (n_k, n_k)
     scale = 1 / math.sqrt(d_k) if scaled else 1.0
@@ -240,3 +260,155 @@ def best_lr_index(loss: FloatArray) -> int:
     """
     final = np.nan_to_num(loss[..., -1], nan=np.inf)  # (lrs, seeds): a diverged run counts as worst
     return int(np.argmin(np.median(final, axis=1)))
+
+
+class Arm(NamedTuple):
+    """One version of the layer, trained at each rate of its own grid."""
+
+    name: str
+    scaled: bool
+    lrs: tuple[float, ...]
+    """Learning rates a factor √10 apart; the best by median over the tuning seeds is kept."""
+    init_scale: float = 1.0
+
+
+class Setup(NamedTuple):
+    """Everything the page's experiment depends on; `PAGE` is the one the page runs."""
+
+    d_ks: tuple[int, ...] = tuple(2**i for i in range(11))
+    """The dimensions tried at initialisation, 1 to 1024."""
+    n_k: int = 16
+    """Keys per query at initialisation."""
+    trials: int = 500
+    """Random (q, K) draws per d_k."""
+    init_seed: int = 0
+    """Seeds the draws."""
+    d_k: int = 256
+    """The trained layer's projected size."""
+    n: int = 32
+    """Queries per task."""
+    steps: int = 150
+    """Full-batch gradient steps."""
+    tune_seeds: tuple[int, ...] = tuple(range(100, 105))
+    """Seeds that choose each arm's learning rate (and are not used again)."""
+    seeds: tuple[int, ...] = tuple(range(12))
+    """Seeds the claims are tested on, at the chosen rates."""
+    arms: tuple[Arm, ...] = (
+        Arm("scaled", True, (10.0, 30.0, 100.0, 300.0)),
+        Arm("unscaled", False, (0.1, 0.3, 1.0, 3.0, 10.0)),
+        Arm("unscaled, small init", False, (0.3, 1.0, 3.0, 10.0, 30.0), init_scale=256**-0.25),
+    )
+    """The scaled layer, the unscaled one, and the unscaled one started with q and k as small
+    as the scaled one's: ``init_scale`` $= d_k^{-1/4}$."""
+
+
+PAGE = Setup()
+"""The setup of the page "Attention's 1/√d_k"."""
+
+
+class Result(NamedTuple):
+    """What `run` returns."""
+
+    setup: Setup
+    init: InitStats
+    """The statistics at initialisation."""
+    tuning: dict[str, FloatArray]
+    """Per arm, the tuning runs' final losses, shape ``(lrs, tune_seeds)``."""
+    lr: dict[str, float]
+    """Per arm, the chosen learning rate."""
+    curves: dict[str, FloatArray]
+    """Per arm, the loss curves at the chosen rate, shape ``(seeds, steps + 1)``."""
+
+
+def run(setup: Setup = PAGE, *, perturbation: Perturbation | None = None) -> Result:
+    """Run the page's experiment: the statistics at initialisation, then each arm's training.
+
+    Each arm's rate is chosen on `Setup.tune_seeds`, and its claims are tested on the other
+    seeds, `Setup.seeds`: choosing and testing on the same seeds would favour the arm that
+    happened to get lucky draws.
+
+    Args:
+        setup: the configuration.
+        perturbation: change every starting value's last bits, as another CPU's rounding would
+            (the tests run the page's claims this way).
+
+    Returns:
+        The `Result`.
+    """
+    init = scaling_at_init(
+        setup.d_ks,
+        n_k=setup.n_k,
+        trials=setup.trials,
+        rng=np.random.default_rng(setup.init_seed),
+        perturbation=perturbation,
+    )
+    tuning, lr, curves = {}, {}, {}
+    for arm in setup.arms:
+        common = dict(
+            d_k=setup.d_k,
+            scaled=arm.scaled,
+            steps=setup.steps,
+            n=setup.n,
+            init_scale=arm.init_scale,
+            perturbation=perturbation,
+        )
+        tune = train_matching(lrs=arm.lrs, seeds=setup.tune_seeds, **common)  # type: ignore[arg-type]
+        best = best_lr_index(tune.loss)
+        if not 0 < best < len(arm.lrs) - 1:
+            raise RuntimeError(f"{arm.name}: the best rate {arm.lrs[best]} is at its grid's edge")
+        tuning[arm.name], lr[arm.name] = tune.loss[..., -1], arm.lrs[best]
+        test = train_matching(lrs=[lr[arm.name]], seeds=setup.seeds, **common)  # type: ignore[arg-type]
+        curves[arm.name] = test.loss[0]
+    return Result(setup, init, tuning, lr, curves)
+
+
+def claims(result: Result) -> list[Claim]:
+    """The page's claims: three at initialisation (at the largest d_k), two from training.
+
+    "Nearly one-hot" is decided against the midpoint between uniform weights, whose largest is
+    $1/n_k$, and one-hot weights, whose largest is 1: a mean largest weight above
+    $(1 + 1/n_k)/2$ is nearer one-hot than uniform. Training losses are compared as logarithms,
+    paired by seed.
+
+    Args:
+        result: what `run` returned.
+
+    Returns:
+        The claims, in the page's order.
+    """
+    s, init = result.setup, result.init
+    d_k = s.d_ks[-1]
+    middle = (1 + 1 / s.n_k) / 2
+    final = {name: np.log10(c[:, -1]) for name, c in result.curves.items()}  # each (seeds,)
+    scaled, unscaled, small = (arm.name for arm in s.arms)
+    return [
+        mean_above(
+            init.max_weight_unscaled[-1],
+            middle,
+            f"unscaled, at d_k = {d_k} the weights over {s.n_k} keys are nearer one-hot than "
+            "uniform (mean largest weight above the midpoint)",
+        ),
+        mean_below(
+            init.max_weight_scaled[-1],
+            middle,
+            f"scaled, at d_k = {d_k} they stay nearer uniform than one-hot (mean largest weight "
+            "below the midpoint)",
+        ),
+        paired_greater(
+            init.grad_norm_scaled[-1],
+            init.grad_norm_unscaled[-1],
+            f"unscaled, at d_k = {d_k} the softmax passes back less gradient (a smaller "
+            "Jacobian norm, paired by draw)",
+        ),
+        paired_greater(
+            final[unscaled],
+            final[scaled],
+            f"trained at d_k = {s.d_k}, the scaled layer ends with a lower loss than the "
+            "unscaled one, each at its own best rate",
+        ),
+        paired_greater(
+            final[unscaled],
+            final[small],
+            "so does the unscaled layer started with weights d_k^(1/4) times smaller",
+        ),
+    ]

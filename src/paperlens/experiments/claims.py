@@ -1,0 +1,212 @@
+r"""Claims across seeds: a statement, the test that decides it, and the evidence it printed.
+
+One training run proves little: its result depends on the seed, and for a chaotic run even on
+the last bits of its arithmetic, which differ between CPUs. So every experimental claim on the
+site is a statistical statement over many seeds, decided by a test from `scipy.stats` at a
+level stated in advance, and it holds or fails as a whole; no single seed decides it.
+
+- `paired_greater`: "a is larger than b" for paired samples (one pair per seed), by a
+  one-sided Wilcoxon signed-rank test.
+- `mean_above`, `mean_below`: "the mean of x is above (below) a bound", by a bootstrap
+  confidence interval.
+- `perturb`: multiply starting values by $1 + \varepsilon z$, $z \sim N(0, 1)$, with
+  $\varepsilon = 10^{-12}$: another CPU's rounding, simulated on this one.
+
+Examples:
+    >>> import numpy as np
+    >>> from paperlens.experiments.claims import paired_greater
+    >>> rng = np.random.default_rng(0)
+    >>> before = rng.normal(size=12)
+    >>> claim = paired_greater(before + 1.0, before, "adding 1 makes it larger")
+    >>> claim.holds, claim.n
+    (True, 12)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+from scipy import stats
+
+from paperlens._checks import FloatArray, as_real_array
+
+ALPHA = 0.01
+"""The level every claim is tested at: p < 0.01, or a 99% confidence interval."""
+JITTER = 1e-12
+"""The relative size of `perturb`'s change: about 4 500 times float64's last bit (2.2e-16)."""
+
+
+class Claim(NamedTuple):
+    """One claim and its evidence."""
+
+    statement: str
+    """What is claimed, in words."""
+    test: str
+    """The test or interval that decides it, and its sample size."""
+    n: int
+    """Independent samples (seeds or trials) behind it."""
+    evidence: str
+    """The p-value or interval, as printed."""
+    holds: bool
+    """Whether the evidence supports the statement at level `ALPHA`."""
+
+    def __str__(self) -> str:
+        verdict = "holds" if self.holds else "FAILS"
+        return f"{verdict}: {self.statement} ({self.test}, n = {self.n}: {self.evidence})"
+
+
+def _pairs(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
+    a, b = as_real_array(a, "a").ravel(), as_real_array(b, "b").ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must pair up, got {a.size} and {b.size} values")
+    return a, b
+
+
+def paired_greater(a: FloatArray, b: FloatArray, statement: str, *, alpha: float = ALPHA) -> Claim:
+    r"""Claim that ``a`` is larger than ``b``, pair by pair, by a one-sided Wilcoxon test.
+
+    The test ranks the differences $a_i - b_i$ by size and asks whether the positive ones
+    carry more rank than chance would give them. With n pairs the smallest possible p-value is
+    $2^{-n}$ (every difference positive), so p < 0.01 needs n ≥ 7, and n = 12 leaves room
+    for a few pairs to go the other way.
+
+    Args:
+        a: one value per seed, shape ``(n,)``.
+        b: the paired values, shape ``(n,)``.
+        statement: what "a > b" means, in words.
+        alpha: the test's level.
+
+    Returns:
+        The `Claim`, with the p-value as its evidence.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.claims import paired_greater
+        >>> claim = paired_greater(np.arange(8.0) + 0.5, np.arange(8.0), "a beats b")
+        >>> claim.evidence, claim.holds
+        ('p = 0.0039', True)
+    """
+    a, b = _pairs(a, b)
+    p = float(stats.wilcoxon(a, b, alternative="greater").pvalue)
+    test = f"one-sided Wilcoxon signed-rank test, {int(np.sum(a > b))} of {a.size} pairs agree"
+    return Claim(statement, test, a.size, f"p = {p:.2g}", p < alpha)
+
+
+def _bootstrap(
+    data: tuple[FloatArray, ...], statistic: object, *, alpha: float, seed: int
+) -> tuple[float, float]:
+    result = stats.bootstrap(
+        data,
+        statistic,  # type: ignore[arg-type]
+        confidence_level=1 - alpha,
+        n_resamples=2000,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def _mean_vs(
+    x: FloatArray, bound: float, statement: str, *, above: bool, alpha: float, seed: int
+) -> Claim:
+    x = as_real_array(x, "x").ravel()
+    low, high = _bootstrap((x,), np.mean, alpha=alpha, seed=seed)
+    side = "above" if above else "below"
+    ci = f"{100 * (1 - alpha):g}% interval of the mean [{low:.3g}, {high:.3g}], {side} {bound:.3g}"
+    holds = low > bound if above else high < bound
+    return Claim(statement, "percentile bootstrap", x.size, ci, holds)
+
+
+def mean_above(
+    x: FloatArray, bound: float, statement: str, *, alpha: float = ALPHA, seed: int = 0
+) -> Claim:
+    """Claim that the mean of ``x`` is above ``bound``: the whole 99% interval lies above it.
+
+    Args:
+        x: independent samples, shape ``(n,)``.
+        bound: the value the mean must exceed.
+        statement: the claim in words.
+        alpha: one minus the interval's confidence level.
+        seed: seeds the bootstrap's resampling.
+
+    Returns:
+        The `Claim`, with the percentile bootstrap interval of the mean as its evidence.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.claims import mean_above
+        >>> x = np.random.default_rng(0).normal(1.0, 0.1, size=200)
+        >>> mean_above(x, 0.9, "the mean is above 0.9").holds
+        True
+    """
+    return _mean_vs(x, bound, statement, above=True, alpha=alpha, seed=seed)
+
+
+def mean_below(
+    x: FloatArray, bound: float, statement: str, *, alpha: float = ALPHA, seed: int = 0
+) -> Claim:
+    """Claim that the mean of ``x`` is below ``bound``: the whole 99% interval lies below it.
+
+    Args:
+        x: independent samples, shape ``(n,)``.
+        bound: the value the mean must stay under.
+        statement: the claim in words.
+        alpha: one minus the interval's confidence level.
+        seed: seeds the bootstrap's resampling.
+
+    Returns:
+        The `Claim`, with the percentile bootstrap interval of the mean as its evidence.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.claims import mean_below
+        >>> x = np.random.default_rng(0).normal(1.0, 0.1, size=200)
+        >>> mean_below(x, 0.9, "the mean is below 0.9").holds
+        False
+    """
+    return _mean_vs(x, bound, statement, above=False, alpha=alpha, seed=seed)
+
+
+class Perturbation(NamedTuple):
+    """A change in the last bits of an experiment's starting values (see `perturb`)."""
+
+    seed: int
+    """Seeds the random factors."""
+    size: float = JITTER
+    """The relative change ε."""
+
+
+def perturb(
+    arrays: Sequence[FloatArray], perturbation: Perturbation | None
+) -> list[FloatArray]:
+    r"""Multiply each array by $1 + \varepsilon z$ with $z \sim N(0, 1)$ drawn per entry.
+
+    With ε = 1e-12 this moves each starting value by about as much as another CPU's rounding
+    moves the result of one matrix product, a few thousand times float64's last bit. A claim
+    that survives it does not hang on the rounding of the machine that ran it.
+
+    Args:
+        arrays: the starting values (weights, or random inputs), any shapes.
+        perturbation: the seed and size, or None to return the arrays unchanged.
+
+    Returns:
+        The perturbed arrays, in order.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.claims import Perturbation, perturb
+        >>> (w,) = perturb([np.ones(3)], Perturbation(seed=0))
+        >>> bool(np.all(w != 1.0)), bool(np.allclose(w, 1.0, rtol=1e-11, atol=0))
+        (True, True)
+    """
+    if perturbation is None:
+        return list(arrays)
+    rng = np.random.default_rng(perturbation.seed)
+    return [a * (1 + perturbation.size * rng.standard_normal(np.shape(a))) for a in arrays]
+
+
+def table(claims: Sequence[Claim]) -> str:
+    """The claims one per line, each with its verdict and evidence, for a notebook to print."""
+    return "\n".join(str(c) for c in claims)
