@@ -67,14 +67,15 @@ def on_config(config: Any) -> Any:
 def on_files(files: Files, config: Any) -> Files:
     start = time.perf_counter()
     try:
-        svgs, rendered = sitekit.figures.render_all()
+        figures, rendered = sitekit.figures.render_all()
     except sitekit.figures.FigureError as err:
         raise PluginError(str(err)) from None
+    _state["figures"] = figures
     cards = sitekit.cards.collect(Path(config["docs_dir"]), config["nav"])
     generated = {
-        **svgs,
+        **{path: figure.svg for path, figure in figures.items()},
         **sitekit.katex.asset_files(),
-        **_notebooks(files, svgs, config["site_url"] or "/"),
+        **_notebooks(files, figures, config["site_url"] or "/"),
         f"downloads/{sitekit.wheel.wheel_name()}": sitekit.wheel.build_wheel(),
         sitekit.cards.REVIEW_PAGE: sitekit.cards.review_markdown(cards).encode(),
         sitekit.cards.DECK_FILE: sitekit.cards.anki_csv(cards),
@@ -84,15 +85,17 @@ def on_files(files: Files, config: Any) -> Files:
     log.info(
         "paperlens: %d files generated, %d figures (%d rendered, %d cached), in %.2f s",
         len(generated),
-        len(svgs),
+        len(figures),
         rendered,
-        len(svgs) - rendered,
+        len(figures) - rendered,
         time.perf_counter() - start,
     )
     return files
 
 
-def _notebooks(files: Files, svgs: dict[str, bytes], site_url: str) -> dict[str, bytes]:
+def _notebooks(
+    files: Files, figures: dict[str, sitekit.figures.Rendered], site_url: str
+) -> dict[str, bytes]:
     """The ``.ipynb`` of every page readers can download, keyed by its path in the site.
 
     Experiment pages (``reproduce/*.py``) are notebooks already; Markdown pages written by hand
@@ -106,7 +109,7 @@ def _notebooks(files: Files, svgs: dict[str, bytes], site_url: str) -> dict[str,
             out[path] = sitekit.notebooks.to_ipynb(f.content_string)
         elif f.src_uri.endswith(".md") and not re.search(r"^::: ", f.content_string, re.M):
             notebook = sitekit.page_notebooks.page_to_notebook(
-                f.content_string, page=f.src_uri, figures=svgs, site_url=site_url
+                f.content_string, page=f.src_uri, figures=figures, site_url=site_url
             )
             out[path] = sitekit.page_notebooks.to_bytes(notebook)
         else:
@@ -150,7 +153,8 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
             html = renderer.render_text_math(sitekit.notebooks.clean_html(html), where=where)
         else:
             html = renderer.render_page(html, where=where)
-    except sitekit.katex.MathError as err:
+        html = sitekit.figures.fill_alt(html, page.url, _state["figures"], where=where)
+    except (sitekit.katex.MathError, sitekit.figures.FigureError) as err:
         raise PluginError(str(err)) from None
     html = sitekit.copy_code.add_copy_text(html)
     _plain_math_in_titles(page)

@@ -16,10 +16,11 @@ import paperlens as pl
 SEED = 0
 
 
-def make_figure():
-    fig, ax = new_figure()
-    ax.plot(pl.softmax(np.arange(5.0)))
-    return fig
+def make_figure(style, layout):
+    weights = pl.softmax(np.arange(5.0))
+    fig, ax = new_figure(layout=layout)
+    ax.plot(weights)
+    return pl.show(fig, f"Five softmax weights rising to {weights.max():.3f}.")
 '''
 
 
@@ -34,8 +35,9 @@ def test_a_script_renders_to_svg_and_is_then_cached(tmp_path):
     cache = tmp_path / "cache"
     svgs, rendered = figures.render_all([fig], cache_dir=cache)
     assert rendered == 1
-    (svg,) = svgs.values()
-    assert svg.startswith(b"<?xml") and b"<svg" in svg
+    (figure,) = svgs.values()
+    assert figure.svg.startswith(b"<?xml") and b"<svg" in figure.svg
+    assert figure.alt == "Five softmax weights rising to 0.636."
     again, rendered = figures.render_all([fig], cache_dir=cache)
     assert rendered == 0 and again == svgs
 
@@ -45,7 +47,7 @@ def test_two_renders_are_byte_identical(tmp_path):
     first, _ = figures.render_all([fig], cache_dir=tmp_path / "a")
     second, _ = figures.render_all([fig], cache_dir=tmp_path / "b")
     assert first == second
-    assert b"<dc:date>" not in next(iter(first.values()))
+    assert b"<dc:date>" not in next(iter(first.values())).svg
 
 
 def test_editing_a_script_renders_it_again(tmp_path):
@@ -77,7 +79,7 @@ def test_every_figure_script_follows_the_conventions():
     for fig in scripts:
         source = fig.script.read_text()
         assert source.lstrip().startswith('"""'), f"{fig.name}: needs a title docstring"
-        assert "def make_figure(" in source, f"{fig.name}: needs make_figure()"
+        assert "def make_figure(style, layout)" in source, f"{fig.name}: needs make_figure()"
         assert "SEED" in source, f"{fig.name}: needs a fixed SEED"
         # The math comes from paperlens (and NumPy for coordinates), never another library.
         for forbidden in ("import scipy", "from scipy", "import torch"):
@@ -102,3 +104,51 @@ def test_a_section_helper_is_importable_and_part_of_the_cache_key(tmp_path):
     helper.write_text("N = 7.0\n")
     _, rendered = figures.render_all([fig], cache_dir=cache)
     assert rendered == 1  # the helper changed, so the figure is drawn again
+
+
+def test_the_alt_text_follows_the_data(tmp_path):
+    fig = write(tmp_path, "line.py", GOOD)
+    (before,) = figures.render_all([fig], cache_dir=tmp_path / "cache")[0].values()
+    fig.script.write_text(fig.script.read_text().replace("arange(5.0)", "arange(5.0) * 2"))
+    (after,) = figures.render_all([fig], cache_dir=tmp_path / "cache")[0].values()
+    assert before.alt != after.alt and after.alt == "Five softmax weights rising to 0.865."
+
+
+def test_a_script_returning_a_bare_figure_is_refused(tmp_path):
+    bare = GOOD.replace("return pl.show(fig, f\"Five softmax weights rising to {weights.max():.3f}.\")", "return fig")
+    bad = write(tmp_path, "bare.py", bare)
+    with pytest.raises(figures.FigureError, match="alt text computed from its data"):
+        figures.render_all([bad], cache_dir=tmp_path / "cache")
+
+
+RENDERED = {"figures/a/b/c.svg": figures.Rendered(b"<svg/>", 'Bars "high" & low.')}
+
+
+def test_the_build_fills_in_the_computed_alt_text():
+    html = '<p><img alt="" src="../../figures/a/b/c.svg" /></p>'
+    out = figures.fill_alt(html, "a/page/", RENDERED, where="docs/a/page.md")
+    assert out == '<p><img alt="Bars &quot;high&quot; &amp; low." src="../../figures/a/b/c.svg" /></p>'
+
+
+def test_alt_text_typed_in_a_page_is_refused_with_the_page_and_figure():
+    html = '<img alt="typed by hand" src="../figures/a/b/c.svg" />'
+    with pytest.raises(figures.FigureError, match=r"docs/a\.md: figure figures/a/b/c\.svg"):
+        figures.fill_alt(html, "a/", RENDERED, where="docs/a.md")
+
+
+def test_an_image_under_figures_without_a_script_is_refused():
+    html = '<img alt="" src="../figures/a/b/missing.svg" />'
+    with pytest.raises(figures.FigureError, match="no script draws it"):
+        figures.fill_alt(html, "a/", RENDERED, where="docs/a.md")
+
+
+def test_other_images_are_left_alone():
+    html = '<img alt="logo" src="../assets/logo.svg" /><img alt="x" src="data:image/png;base64,AA" />'
+    assert figures.fill_alt(html, "a/", RENDERED, where="docs/a.md") == html
+
+
+def test_alt_text_that_depends_on_the_layout_is_refused(tmp_path):
+    source = GOOD.replace('rising to {weights.max():.3f}."', 'drawn {layout.name}."')
+    bad = write(tmp_path, "layout.py", source)
+    with pytest.raises(figures.FigureError, match="must not depend on the layout"):
+        figures.render_all([bad], cache_dir=tmp_path / "cache")

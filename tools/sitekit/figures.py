@@ -1,8 +1,10 @@
 """Build-time figures: one script per figure under ``figures/``, rendered to SVG.
 
 A script ``figures/<section>/<page>/<name>.py`` becomes ``figures/<section>/<page>/<name>.svg``
-in the site. Each script has a title docstring, a fixed seed and a ``make_figure()`` that
-returns a matplotlib figure; it may list extra inputs in a module-level ``DEPENDS_ON`` (globs
+in the site. Each script has a title docstring, a fixed seed and a ``make_figure(style,
+layout)`` that returns the figure and its alt text (the contract in `sitekit.figstyle`); a page
+embeds it as ``![](../figures/<page>/<name>.svg)``, with the brackets left empty, and the build
+fills in the alt text. A script may list extra inputs in a module-level ``DEPENDS_ON`` (globs
 relative to the repository root). Rendered SVGs are cached under ``.cache/figures/`` by a hash
 of everything that can change them, so an unchanged figure is never rendered twice. Helpers
 shared by a section's figures live in ``figures/<section>/_name.py``; scripts import them as
@@ -13,13 +15,17 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import html
 import json
 import os
+import posixpath
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from sitekit.paths import cache_root
 
@@ -33,6 +39,14 @@ SHARED_INPUTS = ("src/paperlens/**/*.py", "tools/sitekit/figstyle.py", "tools/si
 
 class FigureError(Exception):
     """A figure script failed; the message names the script."""
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered figure: its SVG, and the alt text its script computed from the data."""
+
+    svg: bytes
+    alt: str
 
 
 @dataclass(frozen=True)
@@ -107,8 +121,8 @@ def cache_key(figure: Figure, shared: str) -> str:
 
 def render_all(
     figures: list[Figure] | None = None, *, jobs: int = 2, cache_dir: Path = CACHE_DIR
-) -> tuple[dict[str, bytes], int]:
-    """Return ``{site_path: svg_bytes}`` for every figure and how many were rendered afresh.
+) -> tuple[dict[str, Rendered], int]:
+    """Return ``{site_path: Rendered}`` for every figure and how many were rendered afresh.
 
     Stale figures are rendered in fresh Python processes (so edits to ``paperlens`` are always
     seen), split over ``jobs`` processes.
@@ -116,7 +130,11 @@ def render_all(
     figures = discover() if figures is None else figures
     shared = hash_files(SHARED_INPUTS)
     keys = {f: cache_key(f, shared) for f in figures}
-    stale = [f for f in figures if not (cache_dir / f"{keys[f]}.svg").exists()]
+    stale = [
+        f
+        for f in figures
+        if not all((cache_dir / f"{keys[f]}{suffix}").exists() for suffix in (".svg", ".alt"))
+    ]
     if stale:
         cache_dir.mkdir(parents=True, exist_ok=True)
         batches = [stale[i::jobs] for i in range(min(jobs, len(stale)))]
@@ -140,5 +158,57 @@ def render_all(
         if failures:
             lines = [f"figure script {f['script']} failed:\n{f['error']}" for f in failures]
             raise FigureError("\n".join(lines))
-    out = {f.site_path: (cache_dir / f"{keys[f]}.svg").read_bytes() for f in figures}
+    out = {
+        f.site_path: Rendered(
+            (cache_dir / f"{keys[f]}.svg").read_bytes(),
+            (cache_dir / f"{keys[f]}.alt").read_text(encoding="utf-8"),
+        )
+        for f in figures
+    }
     return out, len(stale)
+
+
+IMG = re.compile(r"<img\b[^>]*>")
+ATTR = re.compile(r'\s(?P<name>[a-z-]+)="(?P<value>[^"]*)"')
+
+
+def fill_alt(html_text: str, page_url: str, rendered: dict[str, Rendered], *, where: str) -> str:
+    """Give every build figure on a page the alt text its script computed.
+
+    A page embeds a figure as ``![](../figures/...svg)``: alt text typed there would be a
+    second copy of what the script computes, free to drift from the data, so it is an error.
+
+    Args:
+        html_text: the page's HTML.
+        page_url: the page's URL in the site (``foundations/softmax/``), which ``src`` is
+            relative to.
+        rendered: every figure, by its path in the site.
+        where: the page's source, for error messages.
+
+    Raises:
+        FigureError: a figure with typed alt text, or an image under ``figures/`` that no
+            script draws.
+    """
+
+    def one(m: re.Match[str]) -> str:
+        tag = m.group(0)
+        attrs = {a.group("name"): html.unescape(a.group("value")) for a in ATTR.finditer(tag)}
+        src = attrs.get("src", "")
+        if urlsplit(src).scheme or src.startswith(("/", "data:")):
+            return tag
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page_url + "x"), src))
+        if not target.startswith("figures/"):
+            return tag
+        if target not in rendered:
+            raise FigureError(f"{where}: image {src} is under figures/ but no script draws it")
+        if attrs.get("alt"):
+            raise FigureError(
+                f"{where}: figure {target} has alt text typed in the page; leave the brackets "
+                "empty, ![](...), and let its script compute it (see sitekit.figstyle)"
+            )
+        alt = html.escape(rendered[target].alt, quote=True)
+        if "alt=" in tag:
+            return re.sub(r'\salt="[^"]*"', f' alt="{alt}"', tag, count=1)
+        return tag.replace("<img", f'<img alt="{alt}"', 1)
+
+    return IMG.sub(one, html_text)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from mkdocs.utils.meta import get_data
+from sitekit.figures import Rendered
 
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
 INVISIBLE = re.compile(r"^[ \t]*<!--+\s*invisible-code(?:-block)?:\s*python\s*$")
@@ -97,7 +98,7 @@ def _cards_to_details(lines: list[str]) -> list[str]:
 
 
 def page_to_notebook(
-    markdown: str, *, page: str, figures: dict[str, bytes], site_url: str
+    markdown: str, *, page: str, figures: dict[str, Rendered], site_url: str
 ) -> dict[str, object]:
     """The notebook (nbformat 4 dictionary) for one page's Markdown source."""
     body, meta = get_data(markdown)
@@ -168,7 +169,7 @@ def page_to_notebook(
 def _rewrite(
     line: str,
     folder: PurePosixPath,
-    figures: dict[str, bytes],
+    figures: dict[str, Rendered],
     site_url: str,
     attachments: dict[str, dict[str, str]],
     nb: _Builder,
@@ -177,8 +178,10 @@ def _rewrite(
         target = posixpath.normpath(folder / m.group("src"))
         if target in figures:
             name = target.replace("/", "-")
-            attachments[name] = {"image/svg+xml": base64.b64encode(figures[target]).decode()}
-            return f"![{m.group('alt')}](attachment:{name})"
+            svg = base64.b64encode(figures[target].svg).decode()
+            attachments[name] = {"image/svg+xml": svg}
+            alt = re.sub(r"([\\\[\]])", r"\\\1", figures[target].alt)  # escape \ [ ]
+            return f"![{alt}](attachment:{name})"
         return m.group(0)
 
     def link(m: re.Match[str]) -> str:
