@@ -1,7 +1,9 @@
 """A query and a key with d_k = 2: two arrows from one origin."""
 
 import numpy as np
+from _text import vec
 
+import paperlens as pl
 from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
@@ -10,21 +12,30 @@ q = np.array([0.7, -0.3])  # (d_k,) the query of the page
 k = np.array([0.5, 0.4])  # (d_k,) one key
 
 
-def make_figure():
-    fig, ax = new_figure(height=3.4)
+def heading(v):
+    """Which way the arrow ``v`` points: 'right and slightly down (23° below the horizontal)'."""
+    tilt = np.degrees(np.arctan2(abs(v[1]), abs(v[0])))  # (°) from the horizontal, either way
+    side = "right" if v[0] > 0 else "left"
+    rise, where = ("up", "above") if v[1] > 0 else ("down", "below")
+    slightly = "slightly " if tilt < 30 else ""
+    return f"{side} and {slightly}{rise} ({tilt:.0f}° {where} the horizontal)"
+
+
+def make_figure(style, layout):
+    fig, ax = new_figure(height=3.4, layout=layout)
     ax.axhline(0, color=GREY, lw=0.6)
     ax.axvline(0, color=GREY, lw=0.6)
-    for vec, colour, name in ((q, BLUE, "query q"), (k, VERMILION, "key k")):
+    for v, colour, name in ((q, BLUE, "query q"), (k, VERMILION, "key k")):
         ax.annotate(
             "",
-            xy=vec,
+            xy=v,
             xytext=(0, 0),
             arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 2.4, "mutation_scale": 18},
         )
         ax.text(
-            vec[0] + 0.04,
-            vec[1] + (0.05 if vec[1] > 0 else -0.1),
-            f"{name} = ({vec[0]:.1f}, {vec[1]:.1f})".replace("-", "−"),
+            v[0] + 0.04,
+            v[1] + (0.05 if v[1] > 0 else -0.1),
+            f"{name} = {vec(v, '.1f')}",
             color=colour,
             fontsize=11,
         )
@@ -35,4 +46,9 @@ def make_figure():
     ax.set_aspect("equal")
     ax.set_xlabel("first number (component 1)")
     ax.set_ylabel("second number\n(component 2)")
-    return fig
+    alt = (
+        "Two arrows drawn from the same origin in the plane: the query q = "
+        f"{vec(q, '.1f')} in blue points {heading(q)}, the key k = {vec(k, '.1f')} in orange "
+        f"points {heading(k)}."
+    )
+    return pl.show(fig, alt)

@@ -1,9 +1,11 @@
 """The key swings round the query: the dot product falls from positive through 0 to negative."""
 
 import numpy as np
+from _text import listing, num, vec
 from matplotlib import pyplot as plt
 
-from sitekit.figstyle import BLUE, GREY, VERMILION, WIDTH
+import paperlens as pl
+from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 
@@ -18,17 +20,23 @@ def rotate(v, degrees):
     return R @ v  # (2, 2) x (2,) -> (2,)
 
 
-def make_figure():
-    fig = plt.figure(figsize=(WIDTH, 4.9), layout="constrained")
-    axes = fig.subplot_mosaic([["a", "b", "c", "d", "e"], ["f"] * 5], height_ratios=[1.3, 1])
+def dot_label(value):
+    """A dot product as the panels write it: signed, two decimals, and 0.00 for zero."""
+    return "0.00" if np.isclose(value, 0.0) else num(value, "+.2f")
+
+
+def make_figure(style, layout):
+    fig, grid = new_figure(2, ANGLES.size, height=4.9, layout=layout, height_ratios=[1.3, 1])
+    for ax in grid[1]:  # the bottom row becomes one wide axes for the curve
+        ax.remove()
+    curve = fig.add_subplot(grid[0, 0].get_gridspec()[1, :])
     k0 = q / np.linalg.norm(q)  # a unit key along q, longer than q so both stay visible
-    for name, angle in zip("abcde", ANGLES, strict=True):
-        ax = axes[name]
+    for ax, angle in zip(grid[0], ANGLES, strict=True):
         k = rotate(k0, angle)
-        for vec, colour in ((k, VERMILION), (q, BLUE)):  # the query on top
+        for arrow, colour in ((k, VERMILION), (q, BLUE)):  # the query on top
             ax.annotate(
                 "",
-                xy=vec,
+                xy=arrow,
                 xytext=(0, 0),
                 arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 2.2, "mutation_scale": 14},
             )
@@ -41,13 +49,11 @@ def make_figure():
         ax.set_yticks([])
         for side in ("left", "bottom"):
             ax.spines[side].set_visible(False)
-        value = q @ k
-        label = "0.00" if np.isclose(value, 0.0) else f"{value:+.2f}".replace("-", "−")
-        ax.set_title(f"{angle}°\nq·k = {label}", fontsize=10)
+        ax.set_title(f"{angle}°\nq·k = {dot_label(q @ k)}", fontsize=10)
     angle = np.linspace(0, 180, 181)  # (181,)
     keys = np.stack([rotate(k0, a) for a in angle])  # (181, d_k)
     values = keys @ q  # (181, d_k) x (d_k,) -> (181,)
-    ax = axes["f"]
+    ax = curve
     ax.axhline(0, color=GREY, lw=0.8)
     ax.plot(angle, values, color=BLUE, lw=2)
     marks = np.stack([rotate(k0, a) for a in ANGLES]) @ q  # (5,)
@@ -66,4 +72,13 @@ def make_figure():
         va="top",
         fontsize=10,
     )
-    return fig
+    crossing = angle[np.argmin(np.abs(values))]  # (°) where the curve meets 0
+    alt = (
+        f"Small panels across the top show the fixed blue query {vec(q)} and an orange key of "
+        f"length {np.linalg.norm(k0):g}, on a dotted circle, turned by "
+        f"{listing(f'{a}°' for a in ANGLES)} from it, one panel each, labelled with dot products "
+        f"{listing(dot_label(m) for m in marks)}. Below, a curve of the dot product against the "
+        f"angle falls smoothly from {dot_label(values[0])} at {angle[0]:g}°, through zero at "
+        f"{crossing:g}°, to {dot_label(values[-1])} at {angle[-1]:g}°."
+    )
+    return pl.show(fig, alt)

@@ -1,6 +1,7 @@
 """Scores q·k at initialisation for d_k = 1, 8 and 64, on one shared axis."""
 
 import numpy as np
+from _text import num
 
 import paperlens as pl
 from sitekit.figstyle import BLUE, GREEN, VERMILION, new_figure
@@ -11,9 +12,10 @@ D_KS = (1, 8, 64)
 COLOURS = (BLUE, GREEN, VERMILION)
 
 
-def make_figure():
+def make_figure(style, layout):
     rng = np.random.default_rng(SEED)
-    fig, axes = new_figure(3, 1, height=4.8, sharex=True)
+    fig, axes = new_figure(3, 1, height=4.8, sharex=True, layout=layout)
+    spreads, extremes = [], []  # per panel, for the alt text
     bins = np.linspace(-30, 30, 61)  # (61,) one bin per unit of score
     for ax, d_k, colour in zip(axes, D_KS, COLOURS, strict=True):
         scores = pl.sample_scores(d_k, N, rng=rng)  # (N,)
@@ -21,6 +23,8 @@ def make_figure():
         ax.set_yticks([])
         ax.spines["left"].set_visible(False)
         spread = float(np.std(scores))
+        spreads.append(spread)
+        extremes.append((scores.min(), scores.max()))
         ax.text(
             0.01,
             0.85,
@@ -31,4 +35,13 @@ def make_figure():
         )
     axes[-1].set_xlabel("score q·k  (q, k with entries drawn from N(0, 1))")
     axes[-1].set_xlim(-30, 30)
-    return fig
+    (d1, d2, d3), (s1, s2, s3) = D_KS, spreads
+    low, high = extremes[-1]
+    alt = (
+        f"Three histograms of {N:,} scores each on one shared horizontal axis from "
+        f"{num(bins[0])} to {num(bins[-1])}. For d_k = {d1} the scores form a narrow spike at "
+        f"zero (standard deviation {s1:.1f}); for d_k = {d2} a bell {s2 / s1:.1f} times wider "
+        f"({s2:.1f}); for d_k = {d3} a broad bell ({s3:.1f}) whose samples reach {num(low, '.1f')} "
+        f"and {num(high, '.1f')}."
+    )
+    return pl.show(fig, alt)

@@ -1,6 +1,7 @@
 """One query's attention weights over 16 keys: unscaled, divided by sqrt(d_k), divided by d_k."""
 
 import numpy as np
+from _text import listing
 
 import paperlens as pl
 from sitekit.figstyle import BLUE, GREEN, GREY, VERMILION, new_figure
@@ -10,7 +11,7 @@ D_K = 64
 N_K = 16
 
 
-def make_figure():
+def make_figure(style, layout):
     rng = np.random.default_rng(SEED)
     q = rng.standard_normal((1, D_K))  # (n_q, d_k)
     K = rng.standard_normal((N_K, D_K))  # (n_k, d_k)
@@ -20,10 +21,12 @@ def make_figure():
         (1 / np.sqrt(D_K), r"÷ $\sqrt{d_k}$ = 8", BLUE),
         (1 / D_K, "÷ $d_k$ = 64", GREEN),
     )
-    fig, axes = new_figure(1, 3, height=2.9, sharey=True)
+    fig, axes = new_figure(1, 3, height=2.9, sharey=True, layout=layout)
+    drawn = []  # each panel's weights, for the alt text
     keys = np.arange(1, N_K + 1)  # (n_k,)
     for ax, (scale, label, colour) in zip(axes, cases, strict=True):
         weights = pl.attention(q, K, V, scale=scale).weights[0]  # (n_k,)
+        drawn.append(weights)
         ax.bar(keys, weights, color=colour, width=0.8)
         ax.axhline(1 / N_K, color=GREY, lw=1, ls="--")
         ax.set_title(f"{label}\nlargest weight {weights.max():.2f}", fontsize=11)
@@ -31,5 +34,15 @@ def make_figure():
         ax.set_xlabel("key")
     axes[0].set_ylabel("attention weight")
     axes[0].set_ylim(0, 1.02)
-    axes[2].text(16.5, 1 / N_K + 0.03, "1/16", ha="right", color=GREY, fontsize=10)
-    return fig
+    axes[2].text(N_K + 0.5, 1 / N_K + 0.03, f"1/{N_K}", ha="right", color=GREY, fontsize=10)
+    unscaled, tamed, shrunk = drawn
+    top = np.argsort(unscaled)[::-1][:2]  # (2,) the two heaviest keys
+    alt = (
+        f"Attention weights of one query over {N_K} keys, in three panels. Unscaled (orange), "
+        f"keys {listing(str(j + 1) for j in top)} take {unscaled[top].sum():.0%} of the weight, "
+        f"the largest {unscaled.max():.2f}. Divided by √d_k = {np.sqrt(D_K):g} (blue), the "
+        f"weights vary from key to key, from {tamed.min():.3f} to {tamed.max():.2f}. Divided "
+        f"by d_k = {D_K} (green), all {N_K} bars sit close to the dashed line at 1/{N_K} = "
+        f"{1 / N_K:g}, between {shrunk.min():.3f} and {shrunk.max():.3f}."
+    )
+    return pl.show(fig, alt)

@@ -3,15 +3,22 @@
 import numpy as np
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, SKY, VERMILION, new_figure
+from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, SKY, VERMILION, new_figure, sci
 
 SEED = 7
 N = 4  # keys in the small examples
 
 
-def make_figure():
+def alike(unscaled, divided):
+    """Whether a result is the same with the scores divided by 8, as the alt text says it."""
+    if unscaled == divided:
+        return "unscaled and divided by 8 alike"
+    return f"unscaled (divided by 8: {divided})"
+
+
+def make_figure(style, layout):
     rng = np.random.default_rng(SEED)
-    fig, axes = new_figure(2, 2, height=5.4)
+    fig, axes = new_figure(2, 2, height=5.4, layout=layout)
     keys = np.arange(1, N + 1)  # (n,)
 
     # d_k = 1: dividing by sqrt(1) = 1 changes no score.
@@ -30,8 +37,9 @@ def make_figure():
     # All scores equal: uniform weights 1/n, with or without scaling.
     ax = axes[0, 1]
     tied = np.full(N, 3.0)  # (n,)
-    ax.bar(keys - 0.2, pl.softmax(tied), width=0.4, color=BLUE, label="unscaled")
-    ax.bar(keys + 0.2, pl.softmax(tied / 8), width=0.4, color=ORANGE, label="÷ 8")
+    tied_weights = pl.softmax(tied), pl.softmax(tied / 8)  # (n,), (n,)
+    ax.bar(keys - 0.2, tied_weights[0], width=0.4, color=BLUE, label="unscaled")
+    ax.bar(keys + 0.2, tied_weights[1], width=0.4, color=ORANGE, label="÷ 8")
     ax.axhline(1 / N, color=GREY, lw=1, ls=":")
     ax.set_ylim(0, 1.05)
     ax.set_xticks(keys)
@@ -42,9 +50,11 @@ def make_figure():
     # One score enormous: one-hot weights and zero gradient, scaled or not.
     ax = axes[1, 0]
     huge = np.array([1e300, 0.5, -0.3, 0.8])  # (n,)
+    one_hot = []  # (weights, gradient norm) unscaled and ÷ 8, for the alt text
     for shift, scale, colour, label in ((-0.2, 1.0, BLUE, "unscaled"), (0.2, 1 / 8, ORANGE, "÷ 8")):
         s = huge * scale  # (n,)
         norm = pl.softmax_gradient_norm(s)
+        one_hot.append((pl.softmax(s), norm))
         ax.bar(
             keys + shift, pl.softmax(s), width=0.4, color=colour, label=f"{label}: ‖J‖ = {norm:g}"
         )
@@ -73,4 +83,19 @@ def make_figure():
     ax.set_xticks(queries)
     ax.set_xlabel("query (bars: its weights on the 4 keys)")
     ax.set_title("V constant: every output is 2.50", fontsize=11)
-    return fig
+    rows, cols = axes.shape
+    same = "lie exactly on top of each other" if np.array_equal(raw, scaled) else "differ"
+    tie = [f"{w.max():g}" for w in tied_weights]  # unscaled, ÷ 8
+    spike = [(int(w.argmax()) + 1, f"{w.max():g}", f"{n:g}") for w, n in one_hot]  # unscaled, ÷ 8
+    (key, top, norm), largest = spike[0], weights.max(axis=1)  # largest: (5,)
+    alt = (
+        f"A {rows} × {cols} grid of small panels. Top left, d_k = 1: the histograms of scores "
+        f"and of scores divided by √1 {same}. Top right, all {N} scores equal: every weight is "
+        f"{tie[0]}, {alike(*tie)}. Bottom left, one score of {sci(huge[0], 1)}: key {key} gets "
+        f"weight {top} and the gradient norm is {norm}, {alike(*spike)}. Bottom right, V "
+        f"constant at {V[0, 0]:g}: {len(queries)} queries with very different stacked weights "
+        f"over {N} keys (each query's largest between {largest.min():.2f} and "
+        f"{largest.max():.2f}) all produce output "
+        f"{' or '.join(sorted({f'{o:.2f}' for o in out[:, 0]}))}."
+    )
+    return pl.show(fig, alt)

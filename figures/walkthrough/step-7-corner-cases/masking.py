@@ -1,6 +1,7 @@
 """A fully masked row of scores under five treatments, and float16's -1e9."""
 
 import numpy as np
+from _text import nums
 
 import paperlens as pl
 from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILION, new_figure
@@ -17,7 +18,20 @@ def naive_softmax(x):
         return e / e.sum()
 
 
-def make_figure():
+def describe(weights, unmasked):
+    """One panel's weights in words, for the alt text."""
+    if np.isnan(weights).all():
+        return "NaN for every key"
+    if not weights.any():
+        return "all weights 0"
+    if np.ptp(weights) == 0:
+        return f"{weights.size} equal weights of {weights[0]:.2f}"
+    if unmasked is not None and np.allclose(weights, unmasked):
+        return "the same weights as no mask"
+    return f"weights about {nums(weights, '.2f')}"
+
+
+def make_figure(style, layout):
     with np.errstate(over="ignore"):
         row16 = np.full(ROW.shape, -1e9, dtype=np.float16)  # masked_fill(-1e9) in float16
     cases = (
@@ -28,7 +42,7 @@ def make_figure():
         ("−∞ in paperlens", pl.softmax(np.full_like(ROW, -np.inf)), PURPLE),
         ("replace by −10⁹\nin float16 (= −∞)", pl.softmax(row16).astype(float), GREY),
     )
-    fig, axes = new_figure(2, 3, height=4.6, sharey=True)
+    fig, axes = new_figure(2, 3, height=4.6, sharey=True, layout=layout)
     keys = np.arange(1, ROW.size + 1)  # (n,)
     for ax, (label, weights, colour) in zip(axes.flat, cases, strict=True):
         if np.isnan(weights).any():
@@ -56,4 +70,16 @@ def make_figure():
         ax.set_ylabel("weight")
     for ax in axes[1]:
         ax.set_xlabel("key")
-    return fig
+    rows, cols = axes.shape
+    unmasked = cases[0][1]  # (n,)
+    panels = []  # one sentence of the alt text per panel, its title first
+    for i, (label, weights, _) in enumerate(cases):
+        title = label.replace("\n", " ")
+        said = describe(weights, None if i == 0 else unmasked)
+        panels.append(f"{title[0].upper()}{title[1:]}: {said}")
+    alt = (
+        f"A {rows} × {cols} grid of panels: the weights of one row of {ROW.size} scores, "
+        f"unmasked and then with every key masked in {len(cases) - 1} ways. "
+        f"{'. '.join(panels)}."
+    )
+    return pl.show(fig, alt)

@@ -1,6 +1,7 @@
 """The whole walkthrough as one pipeline, from one seeded example with d_k = 64 and 8 keys."""
 
 import numpy as np
+from _text import num
 
 import paperlens as pl
 from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, VERMILION, new_figure
@@ -10,13 +11,14 @@ D_K = 64
 N_K = 8
 
 
-def make_figure():
+def make_figure(style, layout):
     rng = np.random.default_rng(SEED)
     q = rng.standard_normal(D_K)  # (d_k,)
     K = rng.standard_normal((N_K, D_K))  # (n_k, d_k)
     scores = K @ q  # (n_k, d_k) x (d_k,) -> (n_k,)
     tame = scores / np.sqrt(D_K)  # (n_k,)
-    fig, axes = new_figure(2, 3, height=5.2)
+    band = np.sqrt(D_K)  # the grey band of panel 3: ±√d_k, the typical size of a score
+    fig, axes = new_figure(2, 3, height=5.2, layout=layout)
     i = np.arange(1, D_K + 1)  # (d_k,)
     keys = np.arange(1, N_K + 1)  # (n_k,)
 
@@ -41,7 +43,7 @@ def make_figure():
 
     ax = axes[0, 2]
     ax.bar(keys, scores, color=VERMILION)
-    ax.axhspan(-8, 8, color="#999999", alpha=0.2, lw=0)
+    ax.axhspan(-band, band, color="#999999", alpha=0.2, lw=0)
     ax.set_ylim(-25, 25)
     ax.set_xticks(keys)
     ax.set_xlabel("key")
@@ -56,16 +58,32 @@ def make_figure():
     ax.set_title(r"④ ÷ $\sqrt{d_k}$ = 8: tame scores" "\n(grey: ±1)", fontsize=11)
 
     ax = axes[1, 1]
-    ax.bar(keys, pl.softmax(tame), color=GREEN)
+    soft, spike = pl.softmax(tame), pl.softmax(scores)  # (n_k,), (n_k,)
+    ax.bar(keys, soft, color=GREEN)
     ax.set_ylim(0, 1.02)
     ax.set_xticks(keys)
     ax.set_xlabel("key")
     ax.set_title("⑤ softmax: soft weights\n(gradient flows)", fontsize=11)
 
     ax = axes[1, 2]
-    ax.bar(keys, pl.softmax(scores), color=ORANGE)
+    ax.bar(keys, spike, color=ORANGE)
     ax.set_ylim(0, 1.02)
     ax.set_xticks(keys)
     ax.set_xlabel("key")
     ax.set_title("without ÷ 8: a spike\n(saturated)", fontsize=11)
-    return fig
+    outside = int((np.abs(scores) > band).sum())
+    inside = int((np.abs(tame) <= 1).sum())
+    alt = (
+        f"A {axes.size}-panel pipeline from one seeded example. Panel 1: the {D_K} entries of a "
+        "random query and a random key as two strips of bars. Panel 2: their "
+        f"{products.size} products, {(products > 0).sum()} positive and "
+        f"{(products < 0).sum()} negative, summing to a dot product of "
+        f"{num(products.sum(), '.1f')}. Panel 3: the {N_K} unscaled scores of the query against "
+        f"{N_K} keys, spread from {num(scores.min(), '.1f')} to {num(scores.max(), '.1f')}, "
+        f"{outside} of them outside a grey band at ±{band:g}. Panel 4: the same scores divided "
+        f"by {np.sqrt(D_K):g}, between {num(tame.min(), '.1f')} and {num(tame.max(), '.1f')}, "
+        f"{inside} of the {N_K} inside a grey band at ±1. Panel 5: their softmax, soft weights "
+        f"with the largest {soft.max():.2f}. Panel 6: for contrast, the softmax of the unscaled "
+        f"scores, a single spike of {spike.max():.2f} on key {keys[spike.argmax()]}."
+    )
+    return pl.show(fig, alt)
