@@ -30,7 +30,7 @@ from paperlens._checks import (
     require_real_scalar,
     require_size,
 )
-from paperlens.softmax import _softmax_, _softmax_backward
+from paperlens._kernels import attention_scores, softmax_, softmax_backward, sum_to_shape
 
 
 class AttentionResult(NamedTuple):
@@ -107,7 +107,7 @@ def attention(
 
 def _weights(x: _Checked) -> FloatArray:
     """softmax(Q K^T · scale + mask), in one (..., n_q, n_k) buffer, normalised in place."""
-    scores = _scores(x.Q, x.K, x.scale)  # (..., n_q, n_k)
+    scores = attention_scores(x.Q, x.K, x.scale)  # (..., n_q, n_k)
     shape = (*x.batch, *scores.shape[-2:])
     if scores.shape != shape:  # V alone had more batch dims: the weights get them too
         scores = np.broadcast_to(scores, shape).copy()  # (..., n_q, n_k)
@@ -115,27 +115,10 @@ def _weights(x: _Checked) -> FloatArray:
         scores += x.additive  # -inf where a key is masked: exp(-inf) = 0 gives it no weight
     # The weights are returned, so they are normalised here, in place; dividing P V by the row
     # sums instead would save nothing.
-    return _softmax_(scores, name=_SCORES)
+    return softmax_(scores, name=_SCORES)
 
 
 _SCORES = "the scores Q K^T · scale + mask"
-
-
-def _scores(
-    Q: FloatArray, K: FloatArray, scale: float, out: FloatArray | None = None
-) -> FloatArray:
-    """Q K^T · scale, into ``out`` if given; ValueError if it overflows Q's dtype."""
-    with np.errstate(over="raise", invalid="raise"):
-        try:
-            # The scale goes into Q (n_q·d_k products) rather than the scores (n_q·n_k products).
-            Q = Q * Q.dtype.type(scale)  # (..., n_q, d_k)
-            K_T = K.swapaxes(-1, -2)  # (..., d_k, n_k)
-            scores: FloatArray = np.matmul(Q, K_T, out=out)  # (..., n_q, n_k)
-        except FloatingPointError:
-            raise ValueError(
-                f"the scores Q K^T · scale overflow {Q.dtype}: scale the inputs down or use float64"
-            ) from None
-    return scores
 
 
 def attention_backward(
@@ -200,24 +183,16 @@ def attention_backward(
     dV = P.swapaxes(-1, -2) @ G  # (..., n_k, n_q) x (..., n_q, d_v) -> (..., n_k, d_v)
     dP = G @ V.swapaxes(-1, -2)  # (..., n_q, d_v) x (..., d_v, n_k) -> (..., n_q, n_k)
     # P = softmax(S): a fully masked row has P = 0 there, hence dS = 0
-    dS = _softmax_backward(P, dP)  # (..., n_q, n_k)
+    dS = softmax_backward(P, dP)  # (..., n_q, n_k)
     # S = Q K^T · scale + M
     dQ = scale_ * (dS @ K)  # (..., n_q, n_k) x (..., n_k, d_k) -> (..., n_q, d_k)
     dK = scale_ * (dS.swapaxes(-1, -2) @ Q)  # (..., n_k, n_q) x (..., n_q, d_k) -> (..., n_k, d_k)
     return AttentionGradients(
         *(
-            _sum_to_shape(g, a.shape).astype(x.dtype, copy=False)
+            sum_to_shape(g, a.shape).astype(x.dtype, copy=False)
             for g, a in [(dQ, Q), (dK, K), (dV, V)]
         )
     )
-
-
-def _sum_to_shape(g: FloatArray, shape: tuple[int, ...]) -> FloatArray:
-    """Sum ``g`` over the dims that broadcasting added or stretched, giving ``shape``."""
-    g = g.sum(axis=tuple(range(g.ndim - len(shape))))  # drop the leading dims broadcasting added
-    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
-    summed: FloatArray = g.sum(axis=stretched, keepdims=True)
-    return summed
 
 
 def causal_mask(n_q: int, n_k: int | None = None) -> NDArray[np.bool_]:

@@ -23,7 +23,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from paperlens._checks import FloatArray, require_size
-from paperlens.attention import _prepare, _scores, attention  # noqa: F401 (doctest)
+from paperlens._kernels import attention_scores
+from paperlens.attention import _prepare, attention  # noqa: F401 (doctest)
 
 
 def chunked_attention(
@@ -93,7 +94,7 @@ def _fold_keys(
     acc = np.zeros((q.shape[0], V.shape[1]), q.dtype)  # (bq, d_v): running sum of e^(s - m) v
     for k0 in range(0, n_k, block):
         keys = slice(k0, min(k0 + block, n_k))
-        S = _scores(q, K[keys], 1.0)  # (bq, d_k) x (d_k, bk) -> (bq, bk)
+        S = attention_scores(q, K[keys], 1.0)  # (bq, d_k) x (d_k, bk) -> (bq, bk)
         if mask is not None:
             S += mask[:, keys]  # -inf where a key is masked
         m_new = np.maximum(m, S.max(axis=1, keepdims=True))  # (bq, 1)

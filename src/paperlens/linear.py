@@ -14,7 +14,9 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from paperlens import _kernels
 from paperlens._checks import FloatArray, as_real_array, require_finite, require_matrix
+from paperlens._kernels import sum_to_shape as sum_to_shape  # was defined here: keep the name
 
 
 class LinearGradients(NamedTuple):
@@ -50,8 +52,7 @@ def linear(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None) -> FloatArray
         array([[3.5]])
     """
     x, W, b_ = _check(x, W, b)
-    y = x @ W  # (..., n, d_in) x (..., d_in, d_out) -> (..., n, d_out)
-    return y if b_ is None else y + b_
+    return _kernels.linear(x, W, b_)  # (..., n, d_in) x (..., d_in, d_out) -> (..., n, d_out)
 
 
 def linear_backward(
@@ -89,36 +90,8 @@ def linear_backward(
             f"grad_output must have the output's shape (..., n, d_out) = {out_shape}, got {G.shape}"
         )
     require_finite(G, "grad_output")
-    dx = G @ W.swapaxes(-1, -2)  # (..., n, d_out) x (..., d_out, d_in) -> (..., n, d_in)
-    dW = x.swapaxes(-1, -2) @ G  # (..., d_in, n) x (..., n, d_out) -> (..., d_in, d_out)
     b_shape = (W.shape[-1],) if b_ is None else b_.shape
-    return LinearGradients(
-        sum_to_shape(dx, x.shape), sum_to_shape(dW, W.shape), sum_to_shape(G, b_shape)
-    )
-
-
-def sum_to_shape(g: FloatArray, shape: tuple[int, ...]) -> FloatArray:
-    """Sum ``g`` over the dims that broadcasting added or stretched, giving ``shape``.
-
-    The gradient of a broadcast input is the sum of the gradients of all its copies.
-
-    Args:
-        g: a gradient, shape ``(..., *shape)`` up to stretched size-1 dims.
-        shape: the shape of the input that was broadcast.
-
-    Returns:
-        The summed gradient, shape ``shape``.
-
-    Examples:
-        >>> import numpy as np
-        >>> from paperlens.linear import sum_to_shape
-        >>> sum_to_shape(np.ones((2, 3, 4)), (1, 4))
-        array([[6., 6., 6., 6.]])
-    """
-    g = g.sum(axis=tuple(range(g.ndim - len(shape))))  # drop leading dims broadcasting added
-    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
-    summed: FloatArray = g.sum(axis=stretched, keepdims=True)  # (*shape)
-    return summed
+    return LinearGradients(*_kernels.linear_backward(x, W, G, b_shape))
 
 
 def _check(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from paperlens import _kernels
 from paperlens._checks import FloatArray, as_real_array, require_finite
 
 
@@ -50,27 +51,7 @@ def softmax(x: ArrayLike, *, axis: int = -1) -> FloatArray:
     x = as_real_array(x, "x")
     # A fresh buffer to work in; float16 is summed in float32.
     work = x.astype(np.promote_types(x.dtype, np.float32))
-    return _softmax_(work, axis=axis, name="x").astype(x.dtype, copy=False)
-
-
-def _softmax_(scores: FloatArray, *, axis: int = -1, name: str = "x") -> FloatArray:
-    """Softmax along ``axis`` computed in place: ``scores`` is overwritten and returned."""
-    # softmax(x) = softmax(x - c) for any c. With c = max(x) every exponent is <= 0, so exp cannot
-    # overflow (exp(1e4) is inf in float32, and inf / inf is NaN). initial=-inf handles n = 0.
-    top = np.max(scores, axis=axis, keepdims=True, initial=-np.inf)  # (..., 1, ...)
-    bad = np.isnan(top) | np.isposinf(top)
-    if bad.any():
-        raise ValueError(f"{name} must not hold NaN or +inf, but {int(bad.sum())} slices do")
-    # A slice that is all -inf has max -inf, and -inf - (-inf) is NaN: shift it by 0 instead.
-    top[np.isneginf(top)] = 0
-    with np.errstate(over="ignore"):  # x - max can only overflow to -inf, whose exp is the right 0
-        np.subtract(scores, top, out=scores)
-    np.exp(scores, out=scores)
-    total = np.sum(scores, axis=axis, keepdims=True)  # (..., 1, ...), >= 1 unless all -inf
-    total[total == 0] = 1  # an all -inf slice: 0 / 1 gives zero weights rather than 0 / 0 = NaN
-    # One division per slice, then multiplications, which are cheaper than divisions.
-    np.multiply(scores, 1 / total, out=scores)
-    return scores
+    return _kernels.softmax_(work, axis=axis, name="x").astype(x.dtype, copy=False)
 
 
 def softmax_jacobian(s: ArrayLike) -> FloatArray:
@@ -135,14 +116,7 @@ def softmax_backward(s: ArrayLike, grad: ArrayLike, *, axis: int = -1) -> FloatA
         )
     require_finite(s, "s")
     require_finite(grad, "grad")
-    return _softmax_backward(s, grad, axis=axis)
-
-
-def _softmax_backward(s: FloatArray, grad: FloatArray, *, axis: int = -1) -> FloatArray:
-    """``s * (grad - <grad, s>)`` along ``axis``, without checks."""
-    inner = np.sum(grad * s, axis=axis, keepdims=True)  # (..., 1, ...)
-    grad_x: FloatArray = s * (grad - inner)  # (..., n, ...)
-    return grad_x
+    return _kernels.softmax_backward(s, grad, axis=axis)
 
 
 def softmax_gradient_norm(scores: ArrayLike, *, axis: int = -1) -> np.float64 | NDArray[np.float64]:

@@ -1,0 +1,118 @@
+r"""Shared kernels: the computation of the public functions, without their input checks.
+
+What belongs here: arithmetic used by more than one module (a public function and another
+module that composes it, such as `linear` inside `mlp`), on arrays its caller has already
+checked with `paperlens._checks`: floating dtypes, shapes that fit, and finite values wherever
+the public function demands them. A kernel converts, validates and names nothing; it may raise
+only for a problem the computation itself creates (an overflow, a NaN born inside), in words the
+caller chooses. Each public function is its checks followed by its kernel, so a composite such
+as `mlp` checks once, at its own boundary, and then calls the kernels layer after layer.
+
+What does not belong here: input checks (`paperlens._checks`), and helpers used by one module
+only (they stay private to it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from paperlens._checks import FloatArray
+
+
+def linear(x: FloatArray, W: FloatArray, b: FloatArray | None) -> FloatArray:
+    """$y = x W + b$: x ``(..., n, d_in)``, W ``(..., d_in, d_out)`` -> ``(..., n, d_out)``."""
+    y: FloatArray = x @ W  # (..., n, d_in) x (..., d_in, d_out) -> (..., n, d_out)
+    return y if b is None else y + b
+
+
+def linear_backward(
+    x: FloatArray, W: FloatArray, G: FloatArray, b_shape: tuple[int, ...]
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    r"""$dx = G W^\top$, $dW = x^\top G$, $db = \sum_n G$, each summed to its input's shape.
+
+    ``G`` is $\partial L/\partial y$, shape ``(..., n, d_out)``; ``b_shape`` is the bias's shape.
+    """
+    dx = G @ W.swapaxes(-1, -2)  # (..., n, d_out) x (..., d_out, d_in) -> (..., n, d_in)
+    dW = x.swapaxes(-1, -2) @ G  # (..., d_in, n) x (..., n, d_out) -> (..., d_in, d_out)
+    return sum_to_shape(dx, x.shape), sum_to_shape(dW, W.shape), sum_to_shape(G, b_shape)
+
+
+def sum_to_shape(g: FloatArray, shape: tuple[int, ...]) -> FloatArray:
+    """Sum ``g`` over the dims that broadcasting added or stretched, giving ``shape``.
+
+    The gradient of a broadcast input is the sum of the gradients of all its copies.
+
+    Args:
+        g: a gradient, shape ``(..., *shape)`` up to stretched size-1 dims.
+        shape: the shape of the input that was broadcast.
+
+    Returns:
+        The summed gradient, shape ``shape``.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens._kernels import sum_to_shape
+        >>> sum_to_shape(np.ones((2, 3, 4)), (1, 4))
+        array([[6., 6., 6., 6.]])
+    """
+    g = g.sum(axis=tuple(range(g.ndim - len(shape))))  # drop leading dims broadcasting added
+    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+    summed: FloatArray = g.sum(axis=stretched, keepdims=True)  # (*shape)
+    return summed
+
+
+def relu(x: FloatArray) -> FloatArray:
+    r"""$\max(x, 0)$, elementwise."""
+    return np.maximum(x, 0)
+
+
+def relu_backward(x: FloatArray, grad_output: FloatArray) -> FloatArray:
+    r"""$[x > 0] \odot \partial L/\partial\, \mathrm{relu}(x)$; ``grad_output`` has x's shape."""
+    return np.where(x > 0, grad_output, 0.0)
+
+
+def softmax_(scores: FloatArray, *, axis: int = -1, name: str = "x") -> FloatArray:
+    """Softmax along ``axis`` computed in place: ``scores`` is overwritten and returned.
+
+    Raises ValueError, naming the scores ``name``, for a slice whose maximum is NaN or +inf.
+    """
+    # softmax(x) = softmax(x - c) for any c. With c = max(x) every exponent is <= 0, so exp cannot
+    # overflow (exp(1e4) is inf in float32, and inf / inf is NaN). initial=-inf handles n = 0.
+    top = np.max(scores, axis=axis, keepdims=True, initial=-np.inf)  # (..., 1, ...)
+    bad = np.isnan(top) | np.isposinf(top)
+    if bad.any():
+        raise ValueError(f"{name} must not hold NaN or +inf, but {int(bad.sum())} slices do")
+    # A slice that is all -inf has max -inf, and -inf - (-inf) is NaN: shift it by 0 instead.
+    top[np.isneginf(top)] = 0
+    with np.errstate(over="ignore"):  # x - max can only overflow to -inf, whose exp is the right 0
+        np.subtract(scores, top, out=scores)
+    np.exp(scores, out=scores)
+    total = np.sum(scores, axis=axis, keepdims=True)  # (..., 1, ...), >= 1 unless all -inf
+    total[total == 0] = 1  # an all -inf slice: 0 / 1 gives zero weights rather than 0 / 0 = NaN
+    # One division per slice, then multiplications, which are cheaper than divisions.
+    np.multiply(scores, 1 / total, out=scores)
+    return scores
+
+
+def softmax_backward(s: FloatArray, grad: FloatArray, *, axis: int = -1) -> FloatArray:
+    r"""The softmax's vector-Jacobian product $s \odot (g - \langle g, s\rangle)$ along ``axis``."""
+    inner = np.sum(grad * s, axis=axis, keepdims=True)  # (..., 1, ...)
+    grad_x: FloatArray = s * (grad - inner)  # (..., n, ...)
+    return grad_x
+
+
+def attention_scores(
+    Q: FloatArray, K: FloatArray, scale: float, out: FloatArray | None = None
+) -> FloatArray:
+    """Q K^T · scale, into ``out`` if given; ValueError if it overflows Q's dtype."""
+    with np.errstate(over="raise", invalid="raise"):
+        try:
+            # The scale goes into Q (n_q·d_k products) rather than the scores (n_q·n_k products).
+            Q = Q * Q.dtype.type(scale)  # (..., n_q, d_k)
+            K_T = K.swapaxes(-1, -2)  # (..., d_k, n_k)
+            scores: FloatArray = np.matmul(Q, K_T, out=out)  # (..., n_q, n_k)
+        except FloatingPointError:
+            raise ValueError(
+                f"the scores Q K^T · scale overflow {Q.dtype}: scale the inputs down or use float64"
+            ) from None
+    return scores
