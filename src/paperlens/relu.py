@@ -11,7 +11,7 @@ from __future__ import annotations
 from numpy.typing import ArrayLike
 
 from paperlens import _kernels
-from paperlens._checks import FloatArray, as_real_array
+from paperlens._checks import FloatArray, as_real_array, require_finite
 
 
 def relu(x: ArrayLike) -> FloatArray:
@@ -42,7 +42,7 @@ def relu_backward(x: ArrayLike, grad_output: ArrayLike) -> FloatArray:
         $\partial L/\partial x$, shape of x.
 
     Raises:
-        ValueError: ``grad_output`` does not have x's shape.
+        ValueError: ``grad_output`` does not have x's shape, or is not finite.
 
     Examples:
         >>> from paperlens import relu_backward
@@ -53,4 +53,5 @@ def relu_backward(x: ArrayLike, grad_output: ArrayLike) -> FloatArray:
     g = as_real_array(grad_output, "grad_output")
     if g.shape != x.shape:
         raise ValueError(f"grad_output must have x's shape {x.shape}, got {g.shape}")
+    require_finite(g, "grad_output")
     return _kernels.relu_backward(x, g)

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 import paperlens
-from paperlens import _kernels
+from paperlens import _kernels, linear_backward
 
 SRC = Path(paperlens.__file__).parent
 
@@ -52,6 +52,15 @@ def test_sum_to_shape_sums_what_broadcasting_added_or_stretched():
     g = np.arange(24.0).reshape(2, 3, 4)
     np.testing.assert_array_equal(_kernels.sum_to_shape(g, (3, 1)), g.sum(axis=(0, 2))[:, None])
     np.testing.assert_array_equal(_kernels.sum_to_shape(g, (4,)), g.sum(axis=(0, 1)))
+    assert _kernels.sum_to_shape(g, g.shape) is g  # nothing was broadcast: no copy
+
+
+def test_linear_backward_db_is_never_the_callers_grad_output():
+    # b of the output's own shape: db = G, but as a new array, or editing one would edit both.
+    x, W, G = np.ones((4, 3)), np.ones((3, 2)), np.ones((4, 2))
+    dx, dW, db = linear_backward(x, W, G, np.zeros((4, 2)))
+    np.testing.assert_array_equal(db, G)
+    assert not np.shares_memory(db, G)
 
 
 def test_the_public_functions_are_their_checks_then_their_kernels():

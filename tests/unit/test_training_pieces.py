@@ -65,6 +65,12 @@ def test_relu_backward_matches_finite_differences():
     )
 
 
+def test_relu_backward_passes_nothing_back_through_an_off_unit_and_wants_a_finite_grad():
+    np.testing.assert_array_equal(relu_backward([-1.0, 0.0, 2.0], [3.0, 3.0, 3.0]), [0, 0, 3])
+    with pytest.raises(ValueError, match="grad_output must be finite"):
+        relu_backward([-1.0, 2.0], [np.inf, 1.0])
+
+
 def test_mse_loss_backward_is_the_gradient_of_the_summed_losses():
     rng = np.random.default_rng(2)
     y_hat, y = rng.normal(size=(3, 5, 2)), rng.normal(size=(3, 5, 2))
