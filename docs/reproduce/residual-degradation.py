@@ -26,146 +26,205 @@
 #
 # with an input layer before and an output layer after. `pl.mlp_backward` derives the
 # gradients by hand.
+#
+# **How the claims are decided.** One training run proves little: its result depends on the
+# seed that drew its starting weights, and, for a deep plain net, even on the rounding of the
+# CPU that ran it. So each claim below is a statement across many seeds, decided by a one-sided
+# Wilcoxon signed-rank test, paired by seed, at the level $p < 0.01$ fixed in advance.
+# [Checking a claim honestly](checking-claims.md) explains the test and why this site uses it.
+#
+# **What this notebook needs:** `paperlens` with its `notebooks` extra (NumPy, matplotlib and
+# SciPy), which the install line on the home page gives. It runs in about a minute.
 
 # %%
 import numpy as np
+from IPython.display import Markdown
 from matplotlib.figure import Figure
 
 import paperlens as pl
 from paperlens.experiments import residual_depth as exp
 
-# %% [markdown]
-# **Initialisation.** Plain layers use He et al.'s $N(0, 2/n_\text{in})$, which keeps the
-# signal's size from layer to layer through a ReLU. With shortcuts and the same weights the
-# signal's mean square would double at every layer; ResNet prevents that with batch
-# normalisation, which we do not have, so the residual branches' weights are multiplied by
-# $1/\sqrt{L}$ (as GPT-2 and Fixup do). Each net therefore starts with its own sensible scale.
-#
-# **The data.** 256 inputs $x \sim N(0, I_8)$ and a wiggly target, a sum of 16 sines of random
-# directions, scaled to variance about 1 (a loss of 1 means "learned nothing"). We measure
-# only *training* loss, as the claim is about training error.
-
-# %%
-X, y = exp.regression_task(256, 8, rng=np.random.default_rng(1234))
-seeds = range(5)
+setup = exp.PAGE
+setup
 
 # %% [markdown]
-# ## 1. Gradients at initialisation, 32 layers deep
+# **The setup**, as `exp.PAGE` fixes it. Plain layers start from He et al.'s
+# $N(0, 2/n_\text{in})$, which keeps the signal's size from layer to layer through a ReLU. With
+# shortcuts and the same weights the signal's mean square would double at every layer; ResNet
+# prevents that with batch normalisation, which we do not have, so the residual branches'
+# weights are multiplied by $1/\sqrt{L}$ (as GPT-2 and Fixup do). The data are inputs
+# $x \sim N(0, I)$ and a wiggly target, a sum of sines of random directions scaled to variance
+# about $1$, so a loss of $1$ means "learned nothing". We measure only *training* loss, as the
+# claim is about training error.
+
+# %%
+Markdown(
+    f"Every net sees the same {setup.n} training examples of {setup.d_in} inputs. Each of "
+    f"{len(setup.seeds)} seeds draws one net per arm, and the same seed gives the plain and the "
+    f"residual net the same starting draw. The nets of width {setup.width} are trained at "
+    f"depths {', '.join(map(str, setup.depths))} for {setup.steps} full-batch steps of Adam "
+    f"(`pl.adam_step`), at one learning rate, {setup.lr:g}, for every net: Adam moves each "
+    "weight by about the learning rate per step whatever the size of its gradient, which makes "
+    "one rate reasonable across depths. We did not tune it per depth."
+)
+
+# %%
+result = exp.run(setup)
+claims = exp.claims(result)
+
+# %% [markdown]
+# ## 1. Gradients at initialisation
 #
-# The norm of $\partial L / \partial W_l$ for each hidden layer $l$ of width 32, for 5 seeds.
+# The norm of $\partial L / \partial W_l$ for each hidden layer $l$, before any training.
 
 # %%
-norms = {
-    residual: exp.gradient_norms_at_init(X, y, depth=32, width=32, residual=residual, seeds=seeds)
-    for residual in (False, True)
-}  # each (seeds, layers)
-spread = {residual: norms[residual].max(axis=1) / norms[residual].min(axis=1) for residual in norms}
-print("largest / smallest layer gradient, per seed")
-print("  plain   ", np.round(spread[False], 1))
-print("  residual", np.round(spread[True], 1))
-
-# %%
+norms = result.grad_norms  # (arm, seed, layer)
+spread = norms.max(axis=-1) / norms.min(axis=-1)  # (arm, seed): largest over smallest layer
 fig = Figure(figsize=(7, 3.2), layout="constrained")
 ax = fig.subplots()
-layers = np.arange(1, 33)
-for residual, colour, label in [(False, "#D55E00", "plain"), (True, "#0072B2", "residual")]:
-    for i, row in enumerate(norms[residual]):
-        ax.plot(layers, row, color=colour, alpha=0.7, lw=1, label=label if i == 0 else None)
+layers = np.arange(1, setup.grad_depth + 1)
+for arm, colour, label in [(0, "#D55E00", "plain"), (1, "#0072B2", "residual")]:
+    for i, row in enumerate(norms[arm]):
+        ax.plot(layers, row, color=colour, alpha=0.6, lw=1, label=label if i == 0 else None)
 ax.set_yscale("log")
 ax.set_xlabel("hidden layer l (1 = nearest the input)")
 ax.set_ylabel("‖∂L/∂W_l‖ at initialisation")
 ax.legend(frameon=False)
 pl.show(
     fig,
-    "Gradient norm of each of 32 hidden layers at initialisation, log scale, one line per seed. "
-    "Residual lines are nearly flat around 3; plain lines are ten times lower, jagged, and fall "
-    "towards the input layers by a factor of 5 to 10.",
+    f"Gradient norm of each of {setup.grad_depth} hidden layers at initialisation, log scale, "
+    f"one line per seed. Residual lines are nearly flat, at a median "
+    f"{np.median(norms[1]):.2g}; plain lines sit at a median {np.median(norms[0]):.2g}, "
+    f"jagged, their largest layer gradient {spread[0].min():.1f} to {spread[0].max():.1f} "
+    "times their smallest.",
+)
+
+# %%
+Markdown(
+    "With shortcuts the gradient reaches every layer at almost the same size: the largest "
+    f"layer gradient is {spread[1].min():.2f} to {spread[1].max():.2f} times the smallest. "
+    f"Plain, it wanders from layer to layer, by a factor of {spread[0].min():.1f} to "
+    f"{spread[0].max():.1f}. The first claim: {claims[0]}."
 )
 
 # %% [markdown]
-# With shortcuts the gradient reaches every layer at almost the same size: for every seed,
-# the largest layer gradient is at most about 1.6 times the smallest. Plain, it wanders and
-# shrinks towards the input: its largest and smallest layer gradients differ by a factor of 4.5
-# to 10.5. The assertion compares seeds' extremes: the *worst* residual seed is more even than
-# the *best* plain one.
-
-# %%
-assert spread[True].max() < spread[False].min()
-
-# %% [markdown]
 # ## 2. Training loss against depth
-#
-# Nets of width 16 with 2, 8, 16 and 32 hidden layers, plain and residual, 5 seeds each,
-# trained for 300 full-batch steps of Adam (`pl.adam_step`) at the same learning rate, 0.002,
-# for every net. Adam moves each weight by about the learning rate per step whatever the size
-# of its gradient, which makes one rate reasonable across depths; we did not tune it per depth.
 
 # %%
-depths = [2, 8, 16, 32]
-final = {}
-for residual in (False, True):
-    curves = exp.train_depths(
-        X, y, depths=depths, width=16, residual=residual, seeds=seeds, steps=300, lr=0.002
-    )
-    final[residual] = curves[..., -1]  # (depths, seeds)
-    print("residual" if residual else "plain", "final training loss, one row per depth:")
-    for depth, row in zip(depths, final[residual], strict=True):
-        print(f"  {depth:2d} layers: {np.round(row, 4)}  median {np.median(row):.4f}")
-
-# %%
-fig = Figure(figsize=(7, 3.2), layout="constrained")
+final = result.final_loss  # (arm, depth, seed)
+fig = Figure(figsize=(7, 3.4), layout="constrained")
 ax = fig.subplots()
-arms = [(False, "#D55E00", "plain", 0.97), (True, "#0072B2", "residual", 1.03)]
-for residual, colour, label, shift in arms:
-    loss = final[residual]
-    x = np.array(depths) * shift
-    ax.scatter(np.repeat(x, loss.shape[1]), loss.ravel(), color=colour, s=12, alpha=0.6)
-    ax.plot(x, np.median(loss, axis=1), color=colour, marker="o", label=f"{label} (median)")
+for arm, colour, label, shift in [(0, "#D55E00", "plain", 0.97), (1, "#0072B2", "residual", 1.03)]:
+    x = np.array(setup.depths) * shift
+    ax.scatter(np.repeat(x, final.shape[-1]), final[arm].ravel(), color=colour, s=10, alpha=0.5)
+    ax.plot(x, np.median(final[arm], axis=-1), color=colour, marker="o", label=f"{label} (median)")
 ax.set_xscale("log", base=2)
-ax.set_xticks(depths, [str(d) for d in depths])
+ax.set_xticks(setup.depths, [str(d) for d in setup.depths])
 ax.set_yscale("log")
 ax.set_xlabel("hidden layers")
 ax.set_ylabel("final training loss (MSE)")
 ax.legend(frameon=False)
+medians = np.median(final, axis=-1)  # (arm, depth)
+best = medians.argmin(axis=-1)  # (arm,): the depth with the lowest median
 pl.show(
     fig,
-    "Final training loss against depth, 2 to 32 hidden layers, log scales, dots for seeds and a "
-    "line for the median. Plain nets are best at 8 to 16 layers and worse at 32; residual nets "
-    "are worse than plain ones when shallow but keep improving with depth, ending below the "
-    "plain nets at 32 layers.",
+    f"Final training loss against depth, {setup.depths[0]} to {setup.depths[-1]} hidden layers, "
+    "log scales, dots for seeds and a line for each arm's median. Plain nets are best at "
+    f"{setup.depths[best[0]]} layers (median {medians[0, best[0]]:.1e}) and reach "
+    f"{medians[0, -1]:.1e} at {setup.depths[-1]}; residual nets are best at "
+    f"{setup.depths[best[1]]} layers (median {medians[1, best[1]]:.1e}) and reach "
+    f"{medians[1, -1]:.1e} at {setup.depths[-1]}.",
+)
+
+# %%
+print(pl.experiments.claims.table(claims[1:4]))
+
+# %% [markdown]
+# Three claims, each paired by seed: the same data, and for the third the same starting
+# draw with and without shortcuts.
+#
+# - **Degradation.** Without shortcuts, the deepest nets end with a higher training loss than
+#   the shallower ones: more layers, worse *training* fit, so this is not overfitting.
+# - **Shortcuts help at depth.** At the deepest depth, the residual net ends lower than the
+#   plain one.
+# - **Shortcuts shrink the cost of depth.** The factor by which the loss grows from the
+#   shallow depth to the deep one is larger without shortcuts than with them.
+
+# %%
+Markdown(
+    f"What the shortcuts do *not* do here: the best residual net (median "
+    f"{medians[1, best[1]]:.1e}, at {setup.depths[best[1]]} layers) is "
+    f"{medians[1, best[1]] / medians[0, best[0]]:.1f} times the loss of the best plain net "
+    f"(median {medians[0, best[0]]:.1e}, at {setup.depths[best[0]]} layers), and at "
+    f"{setup.depths[0]} to {setup.depths[2]} layers the residual medians are the higher ones. "
+    "Near the identity at the start, the residual nets learn more slowly within this budget. "
+    "So on this task shortcuts remove most of the penalty for depth; they do not make the "
+    "deepest net the best one."
 )
 
 # %% [markdown]
-# Two assertions, each a comparison within every seed (same data, seed-for-seed), so they need
-# no threshold: if depth or shortcuts made no difference, all 5 seeds would agree with
-# probability $(1/2)^5 = 1/32$.
+# ## 3. Chaos: the same run, with its starting weights changed in their last bits
 #
-# - **Degradation:** for every seed the 32-layer plain net ends with a higher training loss
-#   than the 8-layer plain net.
-# - **Shortcuts help at depth:** for every seed the 32-layer residual net ends lower than the
-#   32-layer plain net.
+# Floating-point results differ between CPUs: the library under NumPy picks a matrix-product
+# kernel for each processor, and each rounds differently. To see what that does to these
+# runs without another machine, the experiment trains the deepest nets once more, with every
+# starting weight multiplied by $1 + 10^{-12} z$, $z \sim N(0, 1)$ (`claims.perturb`): about
+# the size of the change that another CPU's rounding makes.
 
 # %%
-i8, i32 = depths.index(8), depths.index(32)
-assert (final[False][i32] > final[False][i8]).all()
-assert (final[True][i32] < final[False][i32]).all()
+deep = setup.depths.index(setup.deep)
+fig = Figure(figsize=(4.2, 4.0), layout="constrained")
+ax = fig.subplots()
+for arm, colour, label in [(0, "#D55E00", "plain"), (1, "#0072B2", "residual")]:
+    ax.scatter(final[arm, deep], result.rerun_loss[arm], color=colour, s=18, label=label)
+limits = [final[:, deep].min() / 2, final[:, deep].max() * 2]
+ax.plot(limits, limits, color="#555555", lw=0.8, ls=":")
+ax.set(xscale="log", yscale="log", xlim=limits, ylim=limits)
+ax.set_xlabel("final loss, first run")
+ax.set_ylabel("final loss, rerun")
+ax.legend(frameon=False)
+moved = np.abs(np.log10(result.rerun_loss / final[:, deep]))  # (arm, seed), in decades
+pl.show(
+    fig,
+    f"Final training loss of each {setup.deep}-layer net against the same net rerun with its "
+    "starting weights changed in the 12th digit, log scales, with a dotted diagonal. Residual "
+    f"points lie on the diagonal or near it (median change {np.median(moved[1]):.1g} decades); "
+    f"plain points scatter around it (median change {np.median(moved[0]):.2f} decades, up to "
+    f"{moved[0].max():.2f}).",
+)
+
+# %%
+Markdown(
+    f"The plain {setup.deep}-layer nets are chaotic: a change far below anything a person "
+    "would call different moves their final loss by up to "
+    f"{10 ** moved[0].max():.1f} times. The residual ones barely move (the median factor is "
+    f"{10 ** np.median(moved[1]):.3g}). That is why no claim here is about one seed: a "
+    f"per-seed statement would flip on another CPU. The last claim: {claims[4]}."
+)
+
+# %% [markdown]
+# ## The claims, together
+#
+# The site runs this notebook while it builds, and the build fails if a claim fails. The tests
+# run the same experiment again with its starting weights perturbed as above, for several
+# perturbations, and require every claim to hold in every run.
+
+# %%
+print(pl.experiments.claims.table(claims))
+assert all(claim.holds for claim in claims)
 
 # %% [markdown]
 # ## What this shows, and what it does not
 #
 # **Shows.** The shape of §1's claim, in miniature: past a point, more plain layers give a
-# *higher training* loss — not overfitting, since this is the loss on the training data —
-# while the same nets with identity shortcuts keep improving with depth and beat the deep
-# plain nets. At initialisation the shortcut delivers the gradient to every layer at nearly
-# the same size, where the plain stack's gradient wanders over a factor of 5 to 10.
+# *higher training* loss, and with identity shortcuts the same depth trains better and depth
+# costs less. At initialisation the shortcut delivers the gradient to every layer at nearly
+# the same size, where the plain stack's gradient wanders.
 #
 # **Does not show.** That this is ResNet's degradation at ImageNet scale, or *why* it happens:
 # He et al. argue it is not vanishing gradients (their plain nets had batch normalisation and
 # "healthy" gradient norms), and our plain nets' gradients do not vanish either, they only
 # wander. Our residual nets also differ from the plain ones in their initial scale (the
-# $1/\sqrt{L}$ on the branches), and they are *worse* than plain ones at 2, 8 and 16 layers
-# within this budget of 300 steps: near the identity at the start, they learn more slowly. With
-# 200 steps the 32-layer comparison is not decided either (3 of 5 seeds favour the shortcuts),
-# so the second assertion depends on the budget. One learning rate and one budget were used
-# for every depth; a per-depth tuned rate or a longer run could narrow the gaps. The result is
-# a direction over 5 seeds, not an effect size.
+# $1/\sqrt{L}$ on the branches), and on this task the best net is a shallow plain one. One
+# learning rate and one budget were used for every depth; a per-depth tuned rate or a longer
+# run could change the gaps. The claims are directions across seeds, not effect sizes.

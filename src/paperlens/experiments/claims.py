@@ -9,6 +9,8 @@ level stated in advance, and it holds or fails as a whole; no single seed decide
   one-sided Wilcoxon signed-rank test.
 - `mean_above`, `mean_below`: "the mean of x is above (below) a bound", by a bootstrap
   confidence interval.
+- `band_power`: how often a "within k standard errors" check catches an error of a given
+  size.
 - `perturb`: multiply starting values by $1 + \varepsilon z$, $z \sim N(0, 1)$, with
   $\varepsilon = 10^{-12}$: another CPU's rounding, simulated on this one.
 
@@ -28,6 +30,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 
 from paperlens._checks import FloatArray, as_real_array
@@ -169,6 +172,34 @@ def mean_below(
     return _mean_vs(x, bound, statement, above=False, alpha=alpha, seed=seed)
 
 
+def band_power(error: ArrayLike, *, k: float = 4.0) -> FloatArray:
+    r"""How often a check "within k standard errors" catches an error of a given size.
+
+    A page checks a sampled estimate $\hat\theta$ of an expected value $\theta$ by
+    $|\hat\theta - \theta| < k \cdot \mathrm{SE}$. If the code is wrong by $\delta$ standard
+    errors, $\hat\theta$ is near-normal around $\theta + \delta\,\mathrm{SE}$, and the check
+    fails (catches the error) with probability
+
+    $$P(|Z + \delta| > k) = \Phi(\delta - k) + \Phi(-\delta - k), \qquad Z \sim N(0, 1).$$
+
+    At $\delta = 0$ that is the false-alarm rate; at $\delta = k$ it is one half.
+
+    Args:
+        error: the error δ in standard errors, any shape.
+        k: the band's half-width in standard errors.
+
+    Returns:
+        The probability of catching it, the shape of ``error``.
+
+    Examples:
+        >>> from paperlens.experiments.claims import band_power
+        >>> print(f"{float(band_power(4.0)):.3f}")
+        0.500
+    """
+    delta = as_real_array(error, "error")
+    return np.asarray(stats.norm.cdf(delta - k) + stats.norm.cdf(-delta - k))
+
+
 class Perturbation(NamedTuple):
     """A change in the last bits of an experiment's starting values (see `perturb`)."""
 
@@ -178,9 +209,7 @@ class Perturbation(NamedTuple):
     """The relative change ε."""
 
 
-def perturb(
-    arrays: Sequence[FloatArray], perturbation: Perturbation | None
-) -> list[FloatArray]:
+def perturb(arrays: Sequence[FloatArray], perturbation: Perturbation | None) -> list[FloatArray]:
     r"""Multiply each array by $1 + \varepsilon z$ with $z \sim N(0, 1)$ drawn per entry.
 
     With ε = 1e-12 this moves each starting value by about as much as another CPU's rounding

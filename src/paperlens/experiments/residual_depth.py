@@ -22,7 +22,7 @@ import numpy as np
 
 from paperlens._checks import FloatArray, require_real_scalar, require_size
 from paperlens.adam import adam_init, adam_step
-from paperlens.experiments.claims import Claim, Perturbation, paired_greater, perturb
+from paperlens.experiments.claims import JITTER, Claim, Perturbation, paired_greater, perturb
 from paperlens.losses import mse_loss, mse_loss_backward
 from paperlens.mlp import MLPParams, init_mlp, mlp, mlp_backward, stack_params
 
@@ -206,6 +206,8 @@ class Setup(NamedTuple):
     """Full-batch Adam steps."""
     lr: float = 0.002
     """Adam's learning rate, one for every net."""
+    tail: int = 30
+    """The end of training is measured over the last `tail` steps (see `Result.final_loss`)."""
     shallow: int = 8
     """The depth the degradation claim compares against."""
     deep: int = 48
@@ -223,9 +225,10 @@ class Result(NamedTuple):
     grad_norms: FloatArray
     """$\\lVert \\partial L/\\partial W_l \\rVert_F$ at init, shape ``(2, seeds, grad_depth)``."""
     final_loss: FloatArray
-    """Training loss after the last step, shape ``(2, depths, seeds)``."""
+    """Training loss at the end, shape ``(2, depths, seeds)``: the geometric mean over the last
+    `Setup.tail` steps, so that Adam's step-to-step jitter at small losses does not decide it."""
     rerun_loss: FloatArray
-    """The deep nets' final loss again, with starting weights changed in the 12th digit
+    """The deep nets' final loss again, with starting weights changed in their last bits
     (`claims.perturb`), shape ``(2, seeds)``."""
 
 
@@ -255,19 +258,29 @@ def run(setup: Setup = PAGE, *, perturbation: Perturbation | None = None) -> Res
     ]
     common = dict(width=setup.width, seeds=setup.seeds, steps=setup.steps, lr=setup.lr)
     final = [
-        train_depths(
-            X, y, depths=setup.depths, residual=r, perturbation=perturbation, **common
-        )[..., -1]
+        _end(
+            setup,
+            train_depths(
+                X, y, depths=setup.depths, residual=r, perturbation=perturbation, **common
+            ),
+        )
         for r in (False, True)
     ]
     # The rerun starts from the unperturbed weights changed by another perturbation, the same
     # for both arms, so run and rerun differ in the 12th digit of every starting weight.
     again = Perturbation(seed=1000 + (perturbation.seed if perturbation else 0))
     rerun = [
-        train_depths(X, y, depths=[setup.deep], residual=r, perturbation=again, **common)[0, :, -1]
+        _end(
+            setup, train_depths(X, y, depths=[setup.deep], residual=r, perturbation=again, **common)
+        )[0]
         for r in (False, True)
     ]
     return Result(setup, np.stack(grads), np.stack(final), np.stack(rerun))
+
+
+def _end(setup: Setup, curves: FloatArray) -> FloatArray:
+    """Each curve's geometric mean over its last ``setup.tail`` losses: (..., steps+1) -> (...)."""
+    return np.asarray(10 ** np.log10(curves[..., -setup.tail :]).mean(axis=-1))
 
 
 def claims(result: Result) -> list[Claim]:
@@ -315,7 +328,7 @@ def claims(result: Result) -> list[Claim]:
         paired_greater(
             moved[0],
             moved[1],
-            f"a change in the 12th digit of the starting weights moves the {s.deep}-layer plain "
-            "net's final loss further than the residual net's",
+            f"changing the starting weights by a relative {JITTER:g} moves the {s.deep}-layer "
+            "plain net's final loss further than the residual net's",
         ),
     ]
