@@ -60,6 +60,8 @@ def sum_to_shape(g: FloatArray, shape: tuple[int, ...]) -> FloatArray:
     """
     # Each sum only where there is something to sum: a sum over no axes is a copy, and the
     # backward passes call this for every parameter, most of which were not broadcast.
+    if g.shape == shape:
+        return g
     added = tuple(range(g.ndim - len(shape)))
     if added:
         g = g.sum(axis=added)  # drop leading dims broadcasting added
