@@ -26,8 +26,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from paperlens._checks import FloatArray, as_real_array, require_real_scalar, require_size
-from paperlens.linear import sum_to_shape
+from paperlens._checks import (
+    FloatArray,
+    as_real_array,
+    require_finite,
+    require_real_scalar,
+    require_size,
+)
+from paperlens._kernels import linear, linear_backward, relu, relu_backward
 
 
 class MLPParams(NamedTuple):
@@ -153,6 +159,10 @@ def mlp(params: MLPParams, x: FloatArray, *, residual: bool) -> tuple[FloatArray
         ``(y_hat, cache)``: y_hat of shape ``(..., n, d_out)``, and the cache for
         `mlp_backward`.
 
+    Raises:
+        TypeError: non-numeric x.
+        ValueError: x is not ``(..., n, d_in)`` with the d_in of ``W_in``, or is not finite.
+
     Examples:
         >>> import numpy as np
         >>> from paperlens import init_mlp, mlp
@@ -166,13 +176,15 @@ def mlp(params: MLPParams, x: FloatArray, *, residual: bool) -> tuple[FloatArray
         raise ValueError(
             f"x must have shape (..., n, d_in) with d_in={params.W_in.shape[-2]}, got {x.shape}"
         )
-    h = x @ params.W_in + params.b_in  # (..., n, d_in) x (..., d_in, width) -> (..., n, width)
+    require_finite(x, "x")
+    # Checked once, here: the layers are the kernels of `linear` and `relu`, without their checks.
+    h = linear(x, params.W_in, params.b_in)  # (..., n, d_in) -> (..., n, width)
     hs: list[FloatArray] = [h]
     for W_l, b_l in zip(params.W, params.b, strict=True):
-        F = np.maximum(h, 0) @ W_l + b_l  # (..., n, width) x (..., width, width) -> (..., n, width)
+        F = linear(relu(h), W_l, b_l)  # (..., n, width) x (..., width, width) -> (..., n, width)
         h = h + F if residual else F
         hs.append(h)
-    y_hat = np.maximum(h, 0) @ params.W_out + params.b_out  # -> (..., n, d_out)
+    y_hat = linear(relu(h), params.W_out, params.b_out)  # -> (..., n, d_out)
     return y_hat, MLPCache(x, hs)
 
 
@@ -197,6 +209,10 @@ def mlp_backward(
     Returns:
         The gradient of each parameter, as ``MLPParams`` of the same shapes.
 
+    Raises:
+        TypeError: non-numeric ``grad_output``.
+        ValueError: ``grad_output`` does not have y_hat's shape.
+
     Examples:
         >>> import numpy as np
         >>> from paperlens import init_mlp, mlp, mlp_backward
@@ -207,24 +223,23 @@ def mlp_backward(
         True
     """
     g = as_real_array(grad_output, "grad_output")
-    a = np.maximum(cache.h[-1], 0)  # (..., n, width)
-    dW_out = a.swapaxes(-1, -2) @ g  # (..., width, n) x (..., n, d_out) -> (..., width, d_out)
-    db_out = g.sum(axis=-2, keepdims=True)  # (..., 1, d_out)
-    g = (g @ params.W_out.swapaxes(-1, -2)) * (cache.h[-1] > 0)  # -> (..., n, width)
+    h_L = cache.h[-1]  # (..., n, width)
+    batch = np.broadcast_shapes(h_L.shape[:-2], params.W_out.shape[:-2])
+    y_shape = (*batch, h_L.shape[-2], params.W_out.shape[-1])  # y_hat's (..., n, d_out)
+    if g.shape != y_shape:
+        raise ValueError(f"grad_output must have y_hat's shape {y_shape}, got {g.shape}")
+    # y_hat = relu(h_L) W_out + b_out. Each gradient comes back in its parameter's own shape:
+    # da (..., n, width), dW_out (..., width, d_out), db_out (..., 1, d_out)
+    da, dW_out, db_out = linear_backward(relu(h_L), params.W_out, g, params.b_out.shape)
+    g = relu_backward(h_L, da)  # (..., n, width)
     dW = np.empty_like(params.W)
     db = np.empty_like(params.b)
     for i in reversed(range(len(params.W))):  # layer i: h_{i+1} = [h_i +] F_i(h_i)
         h_i = cache.h[i]
-        dW[i] = np.maximum(h_i, 0).swapaxes(-1, -2) @ g  # -> (..., width, width)
-        db[i] = g.sum(axis=-2, keepdims=True)  # (..., 1, width)
-        through_F = (g @ params.W[i].swapaxes(-1, -2)) * (h_i > 0)  # (..., n, width)
+        # da (..., n, width), dW_i (..., width, width), db_i (..., 1, width)
+        da, dW[i], db[i] = linear_backward(relu(h_i), params.W[i], g, params.b[i].shape)
+        through_F = relu_backward(h_i, da)  # (..., n, width)
         g = g + through_F if residual else through_F  # the shortcut passes g on unchanged
-    dW_in = cache.x.swapaxes(-1, -2) @ g  # (..., d_in, n) x (..., n, width) -> (..., d_in, width)
-    return MLPParams(
-        sum_to_shape(dW_in, params.W_in.shape),
-        sum_to_shape(g.sum(axis=-2, keepdims=True), params.b_in.shape),
-        dW,
-        db,
-        sum_to_shape(dW_out, params.W_out.shape),
-        sum_to_shape(db_out, params.b_out.shape),
-    )
+    # h_0 = x W_in + b_in: dW_in (..., d_in, width), db_in (..., 1, width); dx is not needed
+    _, dW_in, db_in = linear_backward(cache.x, params.W_in, g, params.b_in.shape)
+    return MLPParams(dW_in, db_in, dW, db, dW_out, db_out)

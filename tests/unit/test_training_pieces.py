@@ -113,6 +113,52 @@ def test_residual_mlp_with_zero_branches_is_input_then_output_layer():
     np.testing.assert_allclose(mlp(params, x, residual=True)[0], relu(h0) @ params.W_out)
 
 
+def _mlp_written_out(p, x, G, residual):
+    """mlp and mlp_backward with every layer written inline, as mlp.py had them before."""
+    hs = [x @ p.W_in + p.b_in]
+    for W_l, b_l in zip(p.W, p.b, strict=True):
+        F = np.maximum(hs[-1], 0) @ W_l + b_l
+        hs.append(hs[-1] + F if residual else F)
+    y_hat = np.maximum(hs[-1], 0) @ p.W_out + p.b_out
+    dW_out = np.maximum(hs[-1], 0).swapaxes(-1, -2) @ G
+    db_out = G.sum(axis=-2, keepdims=True)
+    g = (G @ p.W_out.swapaxes(-1, -2)) * (hs[-1] > 0)
+    dW, db = np.empty_like(p.W), np.empty_like(p.b)
+    for i in reversed(range(len(p.W))):
+        dW[i] = np.maximum(hs[i], 0).swapaxes(-1, -2) @ g
+        db[i] = g.sum(axis=-2, keepdims=True)
+        through_F = (g @ p.W[i].swapaxes(-1, -2)) * (hs[i] > 0)
+        g = g + through_F if residual else through_F
+    dW_in = x.swapaxes(-1, -2) @ g
+    db_in = g.sum(axis=-2, keepdims=True)
+    return y_hat, (dW_in, db_in, dW, db, dW_out, db_out)
+
+
+@pytest.mark.parametrize("residual", [False, True])
+def test_mlp_gives_bit_for_bit_the_numbers_of_its_layers_written_out(residual):
+    # mlp composes the kernels of linear and relu; that must not move a single bit.
+    nets = [init_mlp(3, 5, 2, 6, rng=np.random.default_rng(s), residual=residual) for s in range(4)]
+    params = stack_params(nets)
+    rng = np.random.default_rng(6)
+    x, G = rng.normal(size=(7, 3)), rng.normal(size=(4, 7, 2))
+    y_hat, cache = mlp(params, x, residual=residual)
+    grads = mlp_backward(params, cache, G, residual=residual)
+    expected_y_hat, expected_grads = _mlp_written_out(params, x, G, residual)
+    np.testing.assert_array_equal(y_hat, expected_y_hat)
+    for name, got, want in zip(params._fields, grads, expected_grads, strict=True):
+        assert got.shape == want.shape, name
+        np.testing.assert_array_equal(got, want, err_msg=name)
+
+
+def test_mlp_checks_its_inputs_at_its_boundary():
+    params = init_mlp(3, 5, 2, 2, rng=np.random.default_rng(7), residual=False)
+    with pytest.raises(ValueError, match="x must be finite but has 1 NaN"):
+        mlp(params, np.array([[0.0, np.nan, 1.0]]), residual=False)
+    y_hat, cache = mlp(params, np.ones((4, 3)), residual=False)
+    with pytest.raises(ValueError, match=r"grad_output must have y_hat's shape \(4, 2\)"):
+        mlp_backward(params, cache, np.ones((4, 1)), residual=False)
+
+
 def test_he_init_keeps_the_plain_signal_size_and_residual_growth_is_bounded():
     rng = np.random.default_rng(5)
     x = rng.normal(size=(2000, 64))
