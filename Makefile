@@ -17,7 +17,7 @@ export DISABLE_MKDOCS_2_WARNING := true
 export SOURCE_DATE_EPOCH ?= 1767225600
 export PYTHONHASHSEED := 0
 
-.PHONY: all test site serve lint env lock clean audit gallery
+.PHONY: all test site serve lint env lock clean audit gallery claims
 
 all: test
 
@@ -67,3 +67,9 @@ audit: env
 # A screenshot of every page in both palettes, in gallery/ (gitignored).
 gallery: site
 	$(BIN)/python tools/gallery.py --site $(or $(SITE_DIR),site)
+
+# A developer's check before finishing a change to an experiment or a page (not run by CI,
+# which must leave OPENBLAS_CORETYPE alone): every claim, every page's examples and a cold
+# strict build under each OpenBLAS kernel this CPU can execute, and with one thread.
+claims: env
+	$(BIN)/python tools/claims.py

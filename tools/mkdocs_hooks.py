@@ -7,6 +7,7 @@ thin and re-imports the ``sitekit`` modules that do the work at the start of eve
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import logging
 import re
@@ -56,11 +57,13 @@ def on_config(config: Any) -> Any:
         raise PluginError(str(err)) from None
     _state.update(renderer=sitekit.katex.Renderer(), concepts=introduced, t0=time.perf_counter())
     # mkdocs-jupyter caches executed notebooks by their source alone; key its cache by the
-    # library's source too, so an edit to src/paperlens re-executes the notebooks.
+    # library's source and the BLAS kernel too, so an edit to src/paperlens, or a build under
+    # another kernel, re-executes the notebooks.
     jupyter = config["plugins"].get("mkdocs-jupyter")
     if jupyter is not None:
-        library = sitekit.figures.hash_files(("src/paperlens/**/*.py",))[:16]
-        jupyter.config["cache_dir"] = str(sitekit.paths.cache_root() / "mkdocs-jupyter" / library)
+        library = sitekit.figures.hash_files(("src/paperlens/**/*.py",))
+        key = hashlib.sha256((library + sitekit.paths.blas_config()).encode()).hexdigest()[:16]
+        jupyter.config["cache_dir"] = str(sitekit.paths.cache_root() / "mkdocs-jupyter" / key)
     return config
 
 

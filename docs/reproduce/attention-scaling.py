@@ -147,7 +147,7 @@ np.testing.assert_array_equal(init.max_weight_unscaled[0], init.max_weight_scale
 rows = []
 for arm in setup.arms:
     medians = np.median(result.tuning[arm.name], axis=1)
-    grid = ", ".join(f"{lr:g}: {m:.3f}" for lr, m in zip(arm.lrs, medians, strict=True))
+    grid = ", ".join(f"{lr:g}: {m:.2g}" for lr, m in zip(arm.lrs, medians, strict=True))
     rows.append(f"- **{arm.name}**: median final loss by rate {grid}; chosen {result.lr[arm.name]:g}")
 Markdown(
     f"$d_k = {setup.d_k}$, {setup.n} queries, {setup.steps} full-batch steps; rates chosen on "

@@ -27,7 +27,7 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from sitekit.paths import cache_root
+from sitekit.paths import blas_config, cache_root
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -102,7 +102,7 @@ def hash_files(patterns: list[str] | tuple[str, ...]) -> str:
     return digest.hexdigest()
 
 
-def cache_key(figure: Figure, shared: str) -> str:
+def cache_key(figure: Figure, shared: str, blas: str = "") -> str:
     digest = hashlib.sha256()
     for part in (
         shared,
@@ -113,6 +113,7 @@ def cache_key(figure: Figure, shared: str) -> str:
         # The versions, read from the installed metadata: importing matplotlib costs 0.3 s.
         metadata.version("matplotlib"),
         metadata.version("numpy"),
+        blas,
     ):
         digest.update(part.encode())
         digest.update(b"\0")
@@ -129,7 +130,8 @@ def render_all(
     """
     figures = discover() if figures is None else figures
     shared = hash_files(SHARED_INPUTS)
-    keys = {f: cache_key(f, shared) for f in figures}
+    blas = blas_config()
+    keys = {f: cache_key(f, shared, blas) for f in figures}
     stale = [
         f
         for f in figures
