@@ -19,8 +19,9 @@
 # $q \cdot k$ has mean $0$ and variance $d_k$.
 #
 # We test it twice: at initialisation, on random queries and keys, for $d_k$ over a range of
-# powers of two; then by training a single attention layer, with and without the scale, on a task where a
-# query must find its key. Everything is computed by `paperlens` with hand-derived gradients.
+# powers of two; then by training a single attention layer, with and without the scale, on a
+# task where a query must find its key. Everything is computed by `paperlens` with
+# hand-derived gradients.
 #
 # **How the claims are decided.** Each claim is a statistical statement fixed in advance: a
 # bootstrap confidence interval of a mean over random draws, or a one-sided Wilcoxon
@@ -52,8 +53,8 @@ Markdown(
 #
 # For each $d_k$, one query $q$ and $n_k$ keys with $N(0, 1)$ components, drawn again for each
 # trial. We record the largest attention weight (its largest possible value, $1$, means all
-# the weight on one key; $1/n_k$ means uniform weights) and the Frobenius norm of the softmax Jacobian
-# $J = \operatorname{diag}(\mathbf{w}) - \mathbf{w}\mathbf{w}^\top$, where
+# the weight on one key; $1/n_k$ means uniform weights) and the Frobenius norm of the softmax
+# Jacobian $J = \operatorname{diag}(\mathbf{w}) - \mathbf{w}\mathbf{w}^\top$, where
 # $\mathbf{w} = \operatorname{softmax}(\mathbf{s})$ are the weights at the scores
 # $\mathbf{s}$. Its size bounds how much of any gradient the softmax passes back to the scores.
 
@@ -148,7 +149,9 @@ rows = []
 for arm in setup.arms:
     medians = np.median(result.tuning[arm.name], axis=1)
     grid = ", ".join(f"{lr:g}: {m:.2g}" for lr, m in zip(arm.lrs, medians, strict=True))
-    rows.append(f"- **{arm.name}**: median final loss by rate {grid}; chosen {result.lr[arm.name]:g}")
+    rows.append(
+        f"- **{arm.name}**: median final loss by rate {grid}; chosen {result.lr[arm.name]:g}"
+    )
 Markdown(
     f"$d_k = {setup.d_k}$, {setup.n} queries, {setup.steps} full-batch steps; rates chosen on "
     f"{len(setup.tune_seeds)} tuning seeds, claims tested on {len(setup.seeds)} others.\n\n"

@@ -183,8 +183,9 @@ Markdown(
 # Floating-point results differ between CPUs: the library under NumPy picks a matrix-product
 # kernel for each processor, and each rounds differently. To see what that does to these
 # runs without another machine, the experiment trains the deepest nets once more, with every
-# starting weight multiplied by $1 + 10^{-12} z$, $z \sim N(0, 1)$ (`claims.perturb`): about
-# the size of the change that another CPU's rounding makes
+# starting weight multiplied by $1 + \varepsilon z$, $z \sim N(0, 1)$, where $\varepsilon$ is
+# `claims.JITTER` (`claims.perturb` does it): about the size of the change that another CPU's
+# rounding makes
 # ([Checking a claim honestly](checking-claims.md) shows the same on a smaller example).
 
 # %%
@@ -215,8 +216,8 @@ Markdown(
     f"The plain {setup.deep}-layer nets are chaotic: a change far below anything a person "
     "would call different moves their final loss by up to "
     f"{10 ** moved[0].max():.1f} times. The residual ones barely move: their median change "
-    f"is a factor of 1 + {10 ** np.median(moved[1]) - 1:.1e}. That is why no claim here is about one seed: a "
-    f"per-seed statement would flip on another CPU. The last claim: {claims[4]}."
+    f"is a factor of 1 + {10 ** np.median(moved[1]) - 1:.1e}. That is why no claim here is "
+    "about one seed: a per-seed statement would flip on another CPU. The last claim: {claims[4]}."
 )
 
 # %% [markdown]

@@ -17,7 +17,9 @@ from sitekit import notebooks
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted(
-    p for p in (ROOT / "docs").rglob("*.py") if notebooks.is_notebook(p.relative_to(ROOT / "docs").as_posix())
+    p
+    for p in (ROOT / "docs").rglob("*.py")
+    if notebooks.is_notebook(p.relative_to(ROOT / "docs").as_posix())
 )
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.DOTALL)
 CODE = re.compile(r"`[^`\n]*`")

@@ -115,7 +115,9 @@ def test_the_alt_text_follows_the_data(tmp_path):
 
 
 def test_a_script_returning_a_bare_figure_is_refused(tmp_path):
-    bare = GOOD.replace("return pl.show(fig, f\"Five softmax weights rising to {weights.max():.3f}.\")", "return fig")
+    bare = GOOD.replace(
+        'return pl.show(fig, f"Five softmax weights rising to {weights.max():.3f}.")', "return fig"
+    )
     bad = write(tmp_path, "bare.py", bare)
     with pytest.raises(figures.FigureError, match="alt text computed from its data"):
         figures.render_all([bad], cache_dir=tmp_path / "cache")
@@ -127,7 +129,9 @@ RENDERED = {"figures/a/b/c.svg": figures.Rendered(b"<svg/>", 'Bars "high" & low.
 def test_the_build_fills_in_the_computed_alt_text():
     html = '<p><img alt="" src="../../figures/a/b/c.svg" /></p>'
     out = figures.fill_alt(html, "a/page/", RENDERED, where="docs/a/page.md")
-    assert out == '<p><img alt="Bars &quot;high&quot; &amp; low." src="../../figures/a/b/c.svg" /></p>'
+    assert (
+        out == '<p><img alt="Bars &quot;high&quot; &amp; low." src="../../figures/a/b/c.svg" /></p>'
+    )
 
 
 def test_alt_text_typed_in_a_page_is_refused_with_the_page_and_figure():
@@ -143,7 +147,9 @@ def test_an_image_under_figures_without_a_script_is_refused():
 
 
 def test_other_images_are_left_alone():
-    html = '<img alt="logo" src="../assets/logo.svg" /><img alt="x" src="data:image/png;base64,AA" />'
+    html = (
+        '<img alt="logo" src="../assets/logo.svg" /><img alt="x" src="data:image/png;base64,AA" />'
+    )
     assert figures.fill_alt(html, "a/", RENDERED, where="docs/a.md") == html
 
 

@@ -91,7 +91,9 @@ def test_attention_claims_are_computed_from_the_run_they_describe():
     claims = att.claims(result)
     assert [c.n for c in claims] == [50, 50, 50, 8, 8]
     # At d_k = 1 the scale is 1: both arms see the same scores.
-    np.testing.assert_array_equal(result.init.max_weight_unscaled[0], result.init.max_weight_scaled[0])
+    np.testing.assert_array_equal(
+        result.init.max_weight_unscaled[0], result.init.max_weight_scaled[0]
+    )
     assert set(result.lr) == {"scaled", "unscaled", "unscaled, small init"}
 
 

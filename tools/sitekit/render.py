@@ -38,9 +38,7 @@ def load(script: Path) -> ModuleType:
     return module
 
 
-def draw(
-    module: ModuleType, style: figstyle.Style, layout: figstyle.Layout
-) -> FigureWithAlt:
+def draw(module: ModuleType, style: figstyle.Style, layout: figstyle.Layout) -> FigureWithAlt:
     """Call a figure script's ``make_figure`` in the site's style and check what it returns."""
     figstyle.apply(style)
     result = module.make_figure(style, layout)

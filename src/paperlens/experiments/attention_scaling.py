@@ -93,9 +93,10 @@ def scaling_at_init(
     out = np.empty((4, len(d), trials))  # (statistic, m, trials)
     V = np.eye(n_k)  # (n_k, n_k): the output is the weights themselves
     for i, d_k in enumerate(d_ks):
-        q = rng.standard_normal((trials, 1, d_k))  # (trials, n_q=1, d_k)
-        K = rng.standard_normal((trials, n_k, d_k))  # (trials, n_k, d_k)
-        q, K = perturb([q, K], perturbation and perturbation._replace(seed=perturbation.seed + i))
+        q: FloatArray = rng.standard_normal((trials, 1, d_k))  # (trials, n_q=1, d_k)
+        K: FloatArray = rng.standard_normal((trials, n_k, d_k))  # (trials, n_k, d_k)
+        if perturbation is not None:  # a fresh perturbation for each d_k
+            q, K = perturb([q, K], perturbation._replace(seed=perturbation.seed + i))
         for j, scale in enumerate((1.0, 1 / math.sqrt(d_k))):
             weights = attention(q, K, V, scale=scale).weights[:, 0]  # (trials, n_k)
             scores = scale * (q @ K.swapaxes(-1, -2))[:, 0]  # (trials, 1, n_k) -> (trials, n_k)
@@ -275,7 +276,7 @@ class Arm(NamedTuple):
 class Setup(NamedTuple):
     """Everything the page's experiment depends on; `PAGE` is the one the page runs."""
 
-    d_ks: tuple[int, ...] = tuple(2**i for i in range(11))
+    d_ks: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
     """The dimensions tried at initialisation, 1 to 1024."""
     n_k: int = 16
     """Keys per query at initialisation."""

@@ -97,25 +97,19 @@ def paired_greater(a: FloatArray, b: FloatArray, statement: str, *, alpha: float
     return Claim(statement, test, a.size, f"p = {p:.2g}", p < alpha)
 
 
-def _bootstrap(
-    data: tuple[FloatArray, ...], statistic: object, *, alpha: float, seed: int
-) -> tuple[float, float]:
-    result = stats.bootstrap(
-        data,
-        statistic,  # type: ignore[arg-type]
-        confidence_level=1 - alpha,
-        n_resamples=2000,
-        method="percentile",
-        rng=np.random.default_rng(seed),
-    )
-    return float(result.confidence_interval.low), float(result.confidence_interval.high)
-
-
 def _mean_vs(
     x: FloatArray, bound: float, statement: str, *, above: bool, alpha: float, seed: int
 ) -> Claim:
     x = as_real_array(x, "x").ravel()
-    low, high = _bootstrap((x,), np.mean, alpha=alpha, seed=seed)
+    interval = stats.bootstrap(
+        (x,),
+        np.mean,
+        confidence_level=1 - alpha,
+        n_resamples=2000,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    ).confidence_interval
+    low, high = float(interval.low), float(interval.high)
     side = "above" if above else "below"
     ci = f"{100 * (1 - alpha):g}% interval of the mean [{low:.3g}, {high:.3g}], {side} {bound:.3g}"
     holds = low > bound if above else high < bound

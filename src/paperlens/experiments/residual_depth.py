@@ -256,31 +256,27 @@ def run(setup: Setup = PAGE, *, perturbation: Perturbation | None = None) -> Res
         )
         for residual in (False, True)
     ]
-    common = dict(width=setup.width, seeds=setup.seeds, steps=setup.steps, lr=setup.lr)
-    final = [
-        _end(
-            setup,
-            train_depths(
-                X, y, depths=setup.depths, residual=r, perturbation=perturbation, **common
-            ),
-        )
-        for r in (False, True)
-    ]
+
+    def train(depths: Sequence[int], residual: bool, change: Perturbation | None) -> FloatArray:
+        curves = train_depths(
+            X,
+            y,
+            depths=depths,
+            width=setup.width,
+            residual=residual,
+            seeds=setup.seeds,
+            steps=setup.steps,
+            lr=setup.lr,
+            perturbation=change,
+        )  # (depths, seeds, steps + 1)
+        return np.asarray(10 ** np.log10(curves[..., -setup.tail :]).mean(axis=-1))
+
+    final = [train(setup.depths, r, perturbation) for r in (False, True)]  # each (depths, seeds)
     # The rerun starts from the unperturbed weights changed by another perturbation, the same
-    # for both arms, so run and rerun differ in the 12th digit of every starting weight.
+    # for both arms, so run and rerun differ in the last bits of every starting weight.
     again = Perturbation(seed=1000 + (perturbation.seed if perturbation else 0))
-    rerun = [
-        _end(
-            setup, train_depths(X, y, depths=[setup.deep], residual=r, perturbation=again, **common)
-        )[0]
-        for r in (False, True)
-    ]
+    rerun = [train([setup.deep], r, again)[0] for r in (False, True)]  # each (seeds,)
     return Result(setup, np.stack(grads), np.stack(final), np.stack(rerun))
-
-
-def _end(setup: Setup, curves: FloatArray) -> FloatArray:
-    """Each curve's geometric mean over its last ``setup.tail`` losses: (..., steps+1) -> (...)."""
-    return np.asarray(10 ** np.log10(curves[..., -setup.tail :]).mean(axis=-1))
 
 
 def claims(result: Result) -> list[Claim]:
