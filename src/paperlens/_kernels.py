@@ -22,7 +22,12 @@ from paperlens._checks import FloatArray
 def linear(x: FloatArray, W: FloatArray, b: FloatArray | None) -> FloatArray:
     """$y = x W + b$: x ``(..., n, d_in)``, W ``(..., d_in, d_out)`` -> ``(..., n, d_out)``."""
     y: FloatArray = x @ W  # (..., n, d_in) x (..., d_in, d_out) -> (..., n, d_out)
-    return y if b is None else y + b
+    if b is None:
+        return y
+    if np.result_type(y, b) == y.dtype and np.broadcast_shapes(y.shape, b.shape) == y.shape:
+        y += b  # in place, the same sums: no second (..., n, d_out) buffer to allocate
+        return y
+    return y + b  # b has more batch dims than x W, or a wider dtype
 
 
 def linear_backward(

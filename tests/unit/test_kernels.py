@@ -55,6 +55,15 @@ def test_sum_to_shape_sums_what_broadcasting_added_or_stretched():
     assert _kernels.sum_to_shape(g, g.shape) is g  # nothing was broadcast: no copy
 
 
+def test_linear_adds_b_in_place_only_where_that_gives_the_same_array():
+    x32, W32 = np.ones((4, 3), np.float32), np.ones((3, 2), np.float32)
+    assert _kernels.linear(x32, W32, np.ones(2)).dtype == np.float64  # b widens the dtype
+    assert _kernels.linear(x32, W32, np.ones(2, np.float32)).dtype == np.float32
+    wide = _kernels.linear(np.ones((4, 3)), np.ones((3, 2)), np.arange(10.0).reshape(5, 1, 2))
+    assert wide.shape == (5, 4, 2)  # b's batch dims broadcast x W up
+    np.testing.assert_array_equal(wide[:, 0], 3 + np.arange(10.0).reshape(5, 2))
+
+
 def test_linear_backward_db_is_never_the_callers_grad_output():
     # b of the output's own shape: db = G, but as a new array, or editing one would edit both.
     x, W, G = np.ones((4, 3)), np.ones((3, 2)), np.ones((4, 2))
