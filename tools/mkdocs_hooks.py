@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import logging
-import re
 import sys
 import time
 from pathlib import Path
@@ -102,15 +101,17 @@ def _notebooks(
     """The ``.ipynb`` of every page readers can download, keyed by its path in the site.
 
     Experiment pages (``reproduce/*.py``) are notebooks already; Markdown pages written by hand
-    are converted (the API page, generated from docstrings, is not).
+    are converted, where `sitekit.page_notebooks.offers_notebook` says so.
     """
     out: dict[str, bytes] = {}
     downloads: dict[str, str] = {}
     for f in files:  # not documentation_pages(): mkdocs-jupyter may not have claimed the .py yet
         path = sitekit.page_notebooks.notebook_path(f.src_uri)
         if sitekit.notebooks.is_notebook(f.src_uri):
-            out[path] = sitekit.notebooks.to_ipynb(f.content_string)
-        elif f.src_uri.endswith(".md") and not re.search(r"^::: ", f.content_string, re.M):
+            out[path] = sitekit.notebooks.to_ipynb(
+                f.content_string, page=f.src_uri, site_url=site_url
+            )
+        elif f.src_uri.endswith(".md") and sitekit.page_notebooks.offers_notebook(f.content_string):
             notebook = sitekit.page_notebooks.page_to_notebook(
                 f.content_string, page=f.src_uri, figures=figures, site_url=site_url
             )
@@ -153,7 +154,8 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
     where = f"docs/{src}"
     try:
         if sitekit.notebooks.is_notebook(src):
-            html = renderer.render_text_math(sitekit.notebooks.clean_html(html), where=where)
+            html = sitekit.notebooks.page_links(sitekit.notebooks.clean_html(html), src, page.url)
+            html = renderer.render_text_math(html, where=where)
         else:
             html = renderer.render_page(html, where=where)
         html = sitekit.figures.fill_alt(html, page.url, _state["figures"], where=where)

@@ -7,9 +7,10 @@ wrong number.
 
 from __future__ import annotations
 
+import math
 import numbers
 import operator
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -132,3 +133,50 @@ def as_mask(mask: ArrayLike, scores_shape: tuple[int, ...], dtype: np.dtype[Any]
             f"(..., n_q, n_k) = {scores_shape}"
         )
     return additive
+
+
+class AttentionInputs(NamedTuple):
+    """Inputs of attention after `check_attention_inputs`, as arrays in the working dtype."""
+
+    Q: FloatArray
+    K: FloatArray
+    V: FloatArray
+    additive: FloatArray | None  # the mask as numbers to add to the scores
+    scale: float
+    dtype: np.dtype[Any]  # of the results
+    batch: tuple[int, ...]  # the broadcast batch dims of Q, K and V
+
+
+def check_attention_inputs(
+    Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None, scale: float | None
+) -> AttentionInputs:
+    """Check the Q, K, V, mask and scale of attention, with a clear message for each mistake."""
+    Q, K, V = as_real_array(Q, "Q"), as_real_array(K, "K"), as_real_array(V, "V")
+    for x, name, dims in [(Q, "Q", "n_q, d_k"), (K, "K", "n_k, d_k"), (V, "V", "n_k, d_v")]:
+        require_matrix(x, name, dims)
+    if K.shape[-1] != Q.shape[-1]:
+        raise ValueError(
+            f"K has d_k={K.shape[-1]} but Q has d_k={Q.shape[-1]}: shapes {K.shape} and {Q.shape}"
+        )
+    if V.shape[-2] != K.shape[-2]:
+        raise ValueError(
+            f"V has n_k={V.shape[-2]} but K has n_k={K.shape[-2]}: shapes {V.shape} and {K.shape}"
+        )
+    try:
+        batch = np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    except ValueError:
+        raise ValueError(
+            f"the batch dims of Q, K and V do not broadcast: shapes {Q.shape}, {K.shape} "
+            f"and {V.shape}"
+        ) from None
+    if Q.shape[-1] == 0 or K.shape[-2] == 0:
+        raise ValueError(f"attention needs d_k >= 1 and n_k >= 1: Q {Q.shape}, K {K.shape}")
+    for x, name in [(Q, "Q"), (K, "K"), (V, "V")]:
+        require_finite(x, name)
+    dtype = np.result_type(Q, K, V)
+    work = np.promote_types(dtype, np.float32)  # float16 matmuls and sums run in float32
+    Q, K, V = (x.astype(work, copy=False) for x in (Q, K, V))
+    scores_shape = (*batch, Q.shape[-2], K.shape[-2])
+    additive = None if mask is None else as_mask(mask, scores_shape, work)
+    scale_ = 1 / math.sqrt(Q.shape[-1]) if scale is None else require_real_scalar(scale, "scale")
+    return AttentionInputs(Q, K, V, additive, scale_, dtype, batch)

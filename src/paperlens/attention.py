@@ -15,19 +15,17 @@ dims ``...`` broadcast as in NumPy.
 
 from __future__ import annotations
 
-import math
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from paperlens._checks import (
+    AttentionInputs,
     FloatArray,
-    as_mask,
     as_real_array,
+    check_attention_inputs,
     require_finite,
-    require_matrix,
-    require_real_scalar,
     require_size,
 )
 from paperlens._kernels import attention_scores, softmax_, softmax_backward, sum_to_shape
@@ -99,13 +97,13 @@ def attention(
         >>> attention(Q, K, V, mask=[[False, True]]).output  # only the second key
         array([[20.]])
     """
-    x = _prepare(Q, K, V, mask, scale)
+    x = check_attention_inputs(Q, K, V, mask, scale)
     P = _weights(x)  # (..., n_q, n_k)
     output = P @ x.V  # (..., n_q, n_k) x (..., n_k, d_v) -> (..., n_q, d_v)
     return AttentionResult(output.astype(x.dtype, copy=False), P.astype(x.dtype, copy=False))
 
 
-def _weights(x: _Checked) -> FloatArray:
+def _weights(x: AttentionInputs) -> FloatArray:
     """softmax(Q K^T · scale + mask), in one (..., n_q, n_k) buffer, normalised in place."""
     scores = attention_scores(x.Q, x.K, x.scale)  # (..., n_q, n_k)
     shape = (*x.batch, *scores.shape[-2:])
@@ -166,7 +164,7 @@ def attention_backward(
         array([[0.75],
                [0.25]])
     """
-    x = _prepare(Q, K, V, mask, scale)
+    x = check_attention_inputs(Q, K, V, mask, scale)
     Q, K, V, scale_ = x.Q, x.K, x.V, x.scale
     G = as_real_array(grad_output, "grad_output")
     output_shape = (*x.batch, Q.shape[-2], V.shape[-1])
@@ -225,50 +223,3 @@ def causal_mask(n_q: int, n_k: int | None = None) -> NDArray[np.bool_]:
     n_q = require_size(n_q, "n_q")
     n_k = n_q if n_k is None else require_size(n_k, "n_k")
     return np.tri(n_q, n_k, k=n_k - n_q, dtype=bool)  # (n_q, n_k): j <= i + n_k - n_q
-
-
-class _Checked(NamedTuple):
-    """Inputs of attention after the checks, as arrays in the working dtype."""
-
-    Q: FloatArray
-    K: FloatArray
-    V: FloatArray
-    additive: FloatArray | None  # the mask as numbers to add to the scores
-    scale: float
-    dtype: np.dtype[Any]  # of the results
-    batch: tuple[int, ...]  # the broadcast batch dims of Q, K and V
-
-
-def _prepare(
-    Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None, scale: float | None
-) -> _Checked:
-    """Check Q, K, V, mask and scale, with a clear message for each mistake."""
-    Q, K, V = as_real_array(Q, "Q"), as_real_array(K, "K"), as_real_array(V, "V")
-    for x, name, dims in [(Q, "Q", "n_q, d_k"), (K, "K", "n_k, d_k"), (V, "V", "n_k, d_v")]:
-        require_matrix(x, name, dims)
-    if K.shape[-1] != Q.shape[-1]:
-        raise ValueError(
-            f"K has d_k={K.shape[-1]} but Q has d_k={Q.shape[-1]}: shapes {K.shape} and {Q.shape}"
-        )
-    if V.shape[-2] != K.shape[-2]:
-        raise ValueError(
-            f"V has n_k={V.shape[-2]} but K has n_k={K.shape[-2]}: shapes {V.shape} and {K.shape}"
-        )
-    try:
-        batch = np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
-    except ValueError:
-        raise ValueError(
-            f"the batch dims of Q, K and V do not broadcast: shapes {Q.shape}, {K.shape} "
-            f"and {V.shape}"
-        ) from None
-    if Q.shape[-1] == 0 or K.shape[-2] == 0:
-        raise ValueError(f"attention needs d_k >= 1 and n_k >= 1: Q {Q.shape}, K {K.shape}")
-    for x, name in [(Q, "Q"), (K, "K"), (V, "V")]:
-        require_finite(x, name)
-    dtype = np.result_type(Q, K, V)
-    work = np.promote_types(dtype, np.float32)  # float16 matmuls and sums run in float32
-    Q, K, V = (x.astype(work, copy=False) for x in (Q, K, V))
-    scores_shape = (*batch, Q.shape[-2], K.shape[-2])
-    additive = None if mask is None else as_mask(mask, scores_shape, work)
-    scale_ = 1 / math.sqrt(Q.shape[-1]) if scale is None else require_real_scalar(scale, "scale")
-    return _Checked(Q, K, V, additive, scale_, dtype, batch)

@@ -22,9 +22,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paperlens._checks import FloatArray, require_size
+from paperlens._checks import FloatArray, check_attention_inputs, require_size
 from paperlens._kernels import attention_scores
-from paperlens.attention import _prepare, attention  # noqa: F401 (doctest)
+from paperlens.attention import attention  # noqa: F401 (doctest)
 
 
 def chunked_attention(
@@ -70,7 +70,7 @@ def chunked_attention(
         True
     """
     block = require_size(block_size, "block_size")
-    x = _prepare(Q, K, V, mask, scale)
+    x = check_attention_inputs(Q, K, V, mask, scale)
     n_q, n_k, d_v = x.Q.shape[-2], x.K.shape[-2], x.V.shape[-1]
     output = np.empty((*x.batch, n_q, d_v), x.Q.dtype)  # (..., n_q, d_v)
     Qb, Kb, Vb = (np.broadcast_to(a, (*x.batch, *a.shape[-2:])) for a in (x.Q, x.K, x.V))

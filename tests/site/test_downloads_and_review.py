@@ -25,8 +25,14 @@ def hand_written_pages():
     return sorted(
         p.relative_to(DOCS).as_posix()
         for p in DOCS.rglob("*.md")
-        if not re.search(r"^::: ", p.read_text(), re.MULTILINE)
+        if page_notebooks.offers_notebook(p.read_text())
     )
+
+
+def test_only_the_api_page_and_pages_that_need_the_repository_offer_no_notebook():
+    offered = set(hand_written_pages())
+    others = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")} - offered
+    assert others == {"reference/api.md", "contributing/index.md"}
 
 
 @pytest.mark.parametrize("src", hand_written_pages())

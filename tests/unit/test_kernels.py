@@ -16,12 +16,6 @@ from paperlens import _kernels, linear_backward
 
 SRC = Path(paperlens.__file__).parent
 
-# Imports of another module's underscore names still to be removed: (file, module, name).
-PENDING = {
-    # attention's input check, shared with chunked_attention; its place is paperlens._checks.
-    ("chunked_attention.py", "paperlens.attention", "_prepare"),
-}
-
 
 def _underscore_imports() -> set[tuple[str, str, str]]:
     found = set()
@@ -44,8 +38,7 @@ def _underscore_imports() -> set[tuple[str, str, str]]:
 
 def test_no_module_imports_another_modules_underscore_names():
     found = _underscore_imports()
-    assert found <= PENDING, f"import it from paperlens._kernels or ._checks: {found - PENDING}"
-    assert found == PENDING, f"done: remove {PENDING - found} from PENDING"
+    assert not found, f"import these from paperlens._kernels or paperlens._checks: {found}"
 
 
 def test_sum_to_shape_sums_what_broadcasting_added_or_stretched():

@@ -10,11 +10,15 @@ same source (:func:`to_ipynb`).
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 from pathlib import PurePosixPath
 
 import jupytext
+from mkdocs.utils import get_relative_url
+
+from sitekit import page_notebooks
 
 NOTEBOOK_GLOB = "reproduce/*.py"
 
@@ -37,12 +41,35 @@ def is_notebook(src_uri: str) -> bool:
     return PurePosixPath(src_uri).match(NOTEBOOK_GLOB)
 
 
-def to_ipynb(source: str) -> bytes:
-    """The notebook a reader downloads: the percent-format source as ``.ipynb``, unexecuted."""
+def to_ipynb(source: str, *, page: str, site_url: str) -> bytes:
+    """The notebook a reader downloads: the percent-format source as ``.ipynb``, unexecuted,
+    with its links to other pages pointing at the published site."""
     notebook = jupytext.reads(source, fmt="py:percent")
+    folder = PurePosixPath(page).parent
     for number, cell in enumerate(notebook.cells):
         cell.id = f"cell-{number:03d}"  # jupytext draws random ids; builds must be identical
+        if cell.cell_type == "markdown":
+            cell.source = page_notebooks.published_links(cell.source, folder, site_url)
     return jupytext.writes(notebook, fmt="ipynb").encode()
+
+
+_HREF = re.compile(r'href="(?P<href>(?![a-z]+:|#|/)[^"]+\.md(?:#[^"]*)?)"')
+
+
+def page_links(page_html: str, page: str, page_url: str) -> str:
+    """Links to ``.md`` pages in a notebook page's HTML, as URLs relative to the page.
+
+    MkDocs resolves such links in Markdown pages, but mkdocs-jupyter leaves them as written.
+    """
+    folder = PurePosixPath(page).parent
+
+    def one(m: re.Match[str]) -> str:
+        url = page_notebooks.page_url_of(html.unescape(m.group("href")), folder)
+        if url is None:
+            return m.group(0)
+        return f'href="{html.escape(get_relative_url(url, page_url))}"'
+
+    return _HREF.sub(one, page_html)
 
 
 def clean_html(page_html: str) -> str:

@@ -185,19 +185,35 @@ def _rewrite(
             return f"![{alt}](attachment:{name})"
         return m.group(0)
 
-    def link(m: re.Match[str]) -> str:
-        href = m.group("href")
-        path, _, anchor = href.partition("#")
-        if not path.endswith(".md"):
-            return m.group(0)
-        target = PurePosixPath(posixpath.normpath(folder / path))
-        url = str(target.with_suffix("")) + "/"
-        if target.name in ("index.md", "README.md"):
-            url = str(target.parent) + "/" if str(target.parent) != "." else ""
-        full = site_url.rstrip("/") + "/" + url + (f"#{anchor}" if anchor else "")
-        return f"[{m.group('text')}]({full})"
+    return published_links(IMAGE.sub(image, line), folder, site_url)
 
-    return LINK.sub(link, IMAGE.sub(image, line))
+
+def page_url_of(href: str, folder: PurePosixPath) -> str | None:
+    """The site URL (``reproduce/checking-claims/#anchor``) of a link to a ``.md`` page, or None.
+
+    ``href`` is relative to ``folder``, the linking page's folder in ``docs/``.
+    """
+    path, _, anchor = href.partition("#")
+    if not path.endswith(".md"):
+        return None
+    target = PurePosixPath(posixpath.normpath(folder / path))
+    url = str(target.with_suffix("")) + "/"
+    if target.name in ("index.md", "README.md"):
+        url = str(target.parent) + "/" if str(target.parent) != "." else ""
+    return url + (f"#{anchor}" if anchor else "")
+
+
+def published_links(markdown: str, folder: PurePosixPath, site_url: str) -> str:
+    """Markdown links to other pages made absolute, pointing at the published site: a
+    downloaded notebook has no neighbouring pages to link to."""
+
+    def link(m: re.Match[str]) -> str:
+        url = page_url_of(m.group("href"), folder)
+        if url is None:
+            return m.group(0)
+        return f"[{m.group('text')}]({site_url.rstrip('/')}/{url})"
+
+    return LINK.sub(link, markdown)
 
 
 def _attach(cells: list[dict[str, object]], attachments: dict[str, dict[str, str]]) -> None:
@@ -208,6 +224,17 @@ def _attach(cells: list[dict[str, object]], attachments: dict[str, dict[str, str
         used = {n: a for n, a in attachments.items() if f"attachment:{n}" in str(cell["source"])}
         if used:
             cell["attachments"] = used
+
+
+def offers_notebook(markdown: str) -> bool:
+    """Whether a Markdown page is offered as a notebook a reader can run after one install.
+
+    Every hand-written page is, except the API page (generated from docstrings by ``::: ``) and
+    pages whose front matter says ``notebook: false``: their code needs a clone of the
+    repository (the contributing guide's figure example imports the build's ``sitekit``).
+    """
+    _, meta = get_data(markdown)
+    return meta.get("notebook", True) is not False and not re.search(r"^::: ", markdown, re.M)
 
 
 def notebook_path(page: str) -> str:
