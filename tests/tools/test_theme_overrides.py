@@ -41,7 +41,7 @@ COPIES = {
     "partials/search.html": [
         (
             'role="dialog">',
-            "role=\"dialog\" aria-label=\"{{ lang.t('search') }}\">",
+            'role="dialog" aria-label="{{ lang.t(\'search\') }}">',
         ),
     ],
 }
