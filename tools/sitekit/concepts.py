@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from mkdocs.utils.meta import get_data
+
+from sitekit import frontmatter
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 KEYS = ("introduces", "uses", "feeds")
@@ -61,7 +62,7 @@ def read_declaration(docs_dir: Path, page: str, title: str) -> Declaration:
     meta: dict[str, Any] = {}
     # Generated pages (the Review page) and notebooks declare nothing.
     if path.suffix == ".md" and path.is_file():
-        _, meta = get_data(path.read_text(encoding="utf-8"))
+        _, meta = frontmatter.split(path.read_text(encoding="utf-8"))
     decl = Declaration(page=page, title=str(meta.get("title", title)))
     for key in KEYS:
         value = meta.get(key, [])
