@@ -24,6 +24,8 @@ COPIES = {
     "base.html": [
         (' id="__drawer" autocomplete="off">', ' id="__drawer">'),
         (' id="__search" autocomplete="off">', ' id="__search">'),
+        ('content="{{ page.meta.description }}"', 'content="{{ page.meta.description | e }}"'),
+        ('content="{{ config.site_description }}"', 'content="{{ config.site_description | e }}"'),
     ],
     "partials/nav-item.html": [
         (' tabindex="{{ tabindex }}">', '{% if tabindex %} tabindex="{{ tabindex }}"{% endif %}>'),
