@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from sitekit import frontmatter
 from sitekit.concepts import nav_pages
+from sitekit.frontmatter import get_data
 
 REVIEW_PAGE = "review.md"
 DECK_FILE = "review/paperlens-recall-cards.csv"
@@ -78,7 +78,7 @@ def collect(docs_dir: Path, nav: Any) -> list[Card]:
         path = docs_dir / page
         if not page.endswith(".md") or page.startswith(EXCLUDED) or not path.is_file():
             continue
-        text, meta = frontmatter.split(path.read_text(encoding="utf-8"))
+        text, meta = get_data(path.read_text(encoding="utf-8"))
         page_title = str(meta.get("title", title))
         for question, answer in cards_in(text):
             cards.append(Card(section, page, page_title, question, answer))

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from sitekit import frontmatter
+from sitekit.frontmatter import get_data
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 KEYS = ("introduces", "uses", "feeds")
@@ -62,7 +62,7 @@ def read_declaration(docs_dir: Path, page: str, title: str) -> Declaration:
     meta: dict[str, Any] = {}
     # Generated pages (the Review page) and notebooks declare nothing.
     if path.suffix == ".md" and path.is_file():
-        _, meta = frontmatter.split(path.read_text(encoding="utf-8"))
+        _, meta = get_data(path.read_text(encoding="utf-8"))
     decl = Declaration(page=page, title=str(meta.get("title", title)))
     for key in KEYS:
         value = meta.get(key, [])

@@ -48,6 +48,17 @@ def to_ipynb(source: str) -> bytes:
     return jupytext.writes(notebook, fmt="ipynb").encode()
 
 
+def clean_html(page_html: str) -> str:
+    """Strip mkdocs-jupyter's inline styles, scripts and copy widget; number the cells."""
+    body = _COMMENT.sub("", _SCRIPT.sub("", _STYLE.sub("", page_html)))
+    body = _display_math_out_of_paragraphs(body)
+    body = _CLIPBOARD_TEXT.sub("", _CLIPBOARD.sub("", body))
+    # Cell ids are random per conversion; number them so two builds give the same bytes.
+    counter = itertools.count()
+    body = _CELL_ID.sub(lambda _: f'id="cell-{next(counter):03d}"', body)
+    return _CODE.sub(r'<div class="highlight"><pre><span></span><code>\1</code></pre></div>', body)
+
+
 def _display_math_out_of_paragraphs(body: str) -> str:
     """Move ``$$...$$`` out of the ``<p>`` around it: rendered, it is a ``<div>``, which a
     paragraph cannot hold (the parser closes the paragraph there and the ``</p>`` is stray)."""
@@ -65,15 +76,3 @@ def _display_math_out_of_paragraphs(body: str) -> str:
         return "\n".join(out)
 
     return _PARAGRAPH.sub(split, body)
-
-
-def clean_html(page_html: str) -> str:
-    """Strip mkdocs-jupyter's inline styles, scripts and copy widget; number the cells; take
-    display math out of paragraphs."""
-    body = _COMMENT.sub("", _SCRIPT.sub("", _STYLE.sub("", page_html)))
-    body = _display_math_out_of_paragraphs(body)
-    body = _CLIPBOARD_TEXT.sub("", _CLIPBOARD.sub("", body))
-    # Cell ids are random per conversion; number them so two builds give the same bytes.
-    counter = itertools.count()
-    body = _CELL_ID.sub(lambda _: f'id="cell-{next(counter):03d}"', body)
-    return _CODE.sub(r'<div class="highlight"><pre><span></span><code>\1</code></pre></div>', body)

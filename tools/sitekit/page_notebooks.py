@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from sitekit import frontmatter
+from sitekit.frontmatter import get_data
 
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
 INVISIBLE = re.compile(r"^[ \t]*<!--+\s*invisible-code(?:-block)?:\s*python\s*$")
@@ -100,7 +100,7 @@ def page_to_notebook(
     markdown: str, *, page: str, figures: dict[str, bytes], site_url: str
 ) -> dict[str, object]:
     """The notebook (nbformat 4 dictionary) for one page's Markdown source."""
-    body, meta = frontmatter.split(markdown)
+    body, meta = get_data(markdown)
     lines = _cards_to_details(body.splitlines())
     folder = PurePosixPath(page).parent
     attachments: dict[str, dict[str, str]] = {}
