@@ -42,12 +42,15 @@ test: env lint
 	$(BIN)/python -m pytest
 
 SITE_DIR ?= site
+# The engine: ProperDocs, the maintained fork of MkDocs 1.6 (README, "The engine"); it reads
+# mkdocs.yml, named explicitly (its own default name is properdocs.yml).
+ENGINE := properdocs
 
 site: env
-	$(BIN)/mkdocs build --strict -d $(SITE_DIR)
+	$(BIN)/$(ENGINE) build --strict -f mkdocs.yml -d $(SITE_DIR)
 
 serve: env
-	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
+	$(BIN)/$(ENGINE) serve --strict -f mkdocs.yml -a 127.0.0.1:8000
 
 # Re-resolve the pinned Python dependencies (see README, "Updating dependencies").
 lock:

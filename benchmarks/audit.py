@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 from sitekit import browser  # noqa: E402
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
-MKDOCS = Path(sys.executable).with_name("mkdocs")
+ENGINE = Path(sys.executable).with_name("properdocs")  # as sitekit.paths.ENGINE
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 GOALS = {
     ("performance", "desktop"): 0.95,
@@ -63,7 +63,10 @@ SHARED_PREFIXES = ("/assets/", "/search/")
 def build(out: Path) -> None:
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true")
     subprocess.run(
-        [str(MKDOCS), "build", "--strict", "-d", str(out)], cwd=ROOT, env=env, check=True
+        [str(ENGINE), "build", "--strict", "-f", "mkdocs.yml", "-d", str(out)],
+        cwd=ROOT,
+        env=env,
+        check=True,
     )
 
 

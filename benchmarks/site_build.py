@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/site_build.py [--runs 3]
 
 Works on a scratch copy of the tracked files (so the checkout and its caches are untouched),
-with its own cache folder. "Bare" is ``mkdocs build`` of the same Markdown and theme with no
+with its own cache folder. "Bare" is ``properdocs build`` of the same Markdown and theme with no
 hooks and no plugins: no math, figures, notebooks, API page or search index. Prints the median
 of each and its ratio to the bare build, all measured in this one run.
 """
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MKDOCS = Path(sys.executable).with_name("mkdocs")
+ENGINE = Path(sys.executable).with_name("properdocs")  # as sitekit.paths.ENGINE
 PAGE = "docs/contributing/sample-page.md"
 FIGURE = "figures/contributing/sample-page/softmax-two-scores.py"
 
@@ -58,7 +58,7 @@ def bare_config(repo: Path) -> Path:
 def build(
     repo: Path, env: dict[str, str], config: str = "mkdocs.yml", strict: bool = True
 ) -> float:  # noqa: E501
-    args = [str(MKDOCS), "build", "-f", config, "-d", str(repo / "site")]
+    args = [str(ENGINE), "build", "-f", config, "-d", str(repo / "site")]
     if strict:
         args.append("--strict")
     start = time.perf_counter()

@@ -9,11 +9,12 @@ session in ``config.stash``.
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
+
+from sitekit import paths
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,9 +25,9 @@ SITE_PAGES = pytest.StashKey[list[str]]()  # the pages, in the order the browser
 def built_site(config: pytest.Config) -> tuple[Path, str | None]:
     """The built site folder and, when the strict build failed, why (else ``None``).
 
-    ``mkdocs build --strict``: any warning fails the build. Never add ``--quiet``: it hides
-    warnings from the counter that ``--strict`` relies on, and the build then passes with
-    warnings (MkDocs 1.6).
+    ``properdocs build --strict`` (the engine, as ``make site`` runs it): any warning fails the
+    build. Never add ``--quiet``: it hides warnings from the counter that ``--strict`` relies
+    on, and the build then passes with warnings (MkDocs 1.6, and so ProperDocs).
     """
     if _BUILD not in config.stash:
         out = Path(tempfile.mkdtemp(prefix="paperlens-site-"))
@@ -38,9 +39,8 @@ def built_site(config: pytest.Config) -> tuple[Path, str | None]:
             SOURCE_DATE_EPOCH=os.environ.get("SOURCE_DATE_EPOCH", "1767225600"),
             PYTHONHASHSEED="0",
         )
-        mkdocs = Path(sys.executable).with_name("mkdocs")
         result = subprocess.run(
-            [str(mkdocs), "build", "--strict", "-d", str(out)],
+            [paths.engine(), "build", "--strict", "-f", "mkdocs.yml", "-d", str(out)],
             cwd=ROOT,
             env=env,
             capture_output=True,
@@ -60,7 +60,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="session")
 def site(request):
-    """The built site folder (``mkdocs build --strict``; any warning fails the session)."""
+    """The built site folder (``properdocs build --strict``; any warning fails the session)."""
     out, error = built_site(request.config)
     assert error is None, error
     return out

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from mkdocs.utils.meta import get_data
-
 from sitekit.concepts import nav_pages
+from sitekit.frontmatter import get_data
 
 REVIEW_PAGE = "review.md"
 DECK_FILE = "review/paperlens-recall-cards.csv"

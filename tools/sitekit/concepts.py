@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from mkdocs.utils.meta import get_data
+
+from sitekit.frontmatter import get_data
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 KEYS = ("introduces", "uses", "feeds")

@@ -35,6 +35,9 @@ _CLIPBOARD_TEXT = re.compile(r'<div class="clipboard-copy-txt"[^>]*>.*?</div>', 
 _CODE = re.compile(
     r'<div class="highlight-ipynb hl-python"><pre><span></span>(.*?)</pre></div>', re.S
 )
+# A Markdown cell's paragraph (paragraphs do not nest) and the display math ($$...$$) in it.
+_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
+_DISPLAY_MATH = re.compile(r"(\$\$.+?\$\$)", re.S)
 
 
 def is_notebook(src_uri: str) -> bool:
@@ -75,8 +78,28 @@ def page_links(page_html: str, page: str, page_url: str) -> str:
 def clean_html(page_html: str) -> str:
     """Strip mkdocs-jupyter's inline styles, scripts and copy widget; number the cells."""
     body = _COMMENT.sub("", _SCRIPT.sub("", _STYLE.sub("", page_html)))
+    body = _display_math_out_of_paragraphs(body)
     body = _CLIPBOARD_TEXT.sub("", _CLIPBOARD.sub("", body))
     # Cell ids are random per conversion; number them so two builds give the same bytes.
     counter = itertools.count()
     body = _CELL_ID.sub(lambda _: f'id="cell-{next(counter):03d}"', body)
     return _CODE.sub(r'<div class="highlight"><pre><span></span><code>\1</code></pre></div>', body)
+
+
+def _display_math_out_of_paragraphs(body: str) -> str:
+    """Move ``$$...$$`` out of the ``<p>`` around it: rendered, it is a ``<div>``, which a
+    paragraph cannot hold (the parser closes the paragraph there and the ``</p>`` is stray)."""
+
+    def split(m: re.Match[str]) -> str:
+        parts = _DISPLAY_MATH.split(m.group(1))
+        if len(parts) == 1:
+            return m.group(0)
+        out = []
+        for i, part in enumerate(parts):
+            if i % 2:
+                out.append(part)
+            elif part.strip():
+                out.append(f"<p>{part.strip()}</p>")
+        return "\n".join(out)
+
+    return _PARAGRAPH.sub(split, body)

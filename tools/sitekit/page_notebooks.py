@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from mkdocs.utils.meta import get_data
+from sitekit.frontmatter import get_data
 
 from sitekit.figures import Rendered
 
@@ -246,8 +246,9 @@ def to_bytes(notebook: dict[str, object]) -> bytes:
     return (json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
 
-def execute(path: str) -> str | None:
-    """Run a notebook top to bottom in a fresh ``python3`` kernel, as a reader would.
+def execute(path: str, kernel: str = "python3") -> str | None:
+    """Run a notebook top to bottom in a fresh kernel (the named kernelspec), as a reader would,
+    in the notebook's folder.
 
     Returns None on success, else a short report naming the notebook. Used by the tests,
     one process per notebook batch (nbclient is not safe to run in threads here).
@@ -259,7 +260,7 @@ def execute(path: str) -> str | None:
     folder = str(PurePosixPath(path).parent)
     try:
         NotebookClient(
-            notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": folder}}
+            notebook, timeout=120, kernel_name=kernel, resources={"metadata": {"path": folder}}
         ).execute()
     except Exception as err:  # report every failing notebook, not just the first
         return f"{path}: {type(err).__name__}: {str(err)[-800:]}"

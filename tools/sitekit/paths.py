@@ -6,9 +6,18 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+# The engine that builds the site: ProperDocs, the maintained fork of MkDocs 1.6 (README, "The
+# engine"). The Makefile names it too (ENGINE).
+ENGINE = "properdocs"
+
+
+def engine() -> str:
+    """The engine's command in this Python's environment (the project's venv)."""
+    return str(Path(sys.executable).with_name(ENGINE))
 
 
 def cache_root() -> Path:
