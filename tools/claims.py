@@ -34,6 +34,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sitekit.paths import engine
+
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 NAMES = [
@@ -121,8 +123,8 @@ def check(config: Config, *, pages: bool, site: bool) -> Config:
     if site:
         with tempfile.TemporaryDirectory() as tmp:
             env = config.env | {"PAPERLENS_CACHE_DIR": f"{tmp}/cache"}
-            mkdocs = str(Path(PYTHON).parent / "mkdocs")
-            code, out, seconds = _run([mkdocs, "build", "--strict", "-d", f"{tmp}/site"], env)
+            build = [engine(), "build", "--strict", "-f", "mkdocs.yml", "-d", f"{tmp}/site"]
+            code, out, seconds = _run(build, env)
         errors = [line for line in out.splitlines() if "ERROR" in line or "Error" in line]
         config.results["site"] = (code == 0, errors[:3], seconds)
     print(f"  done: {config.name}", flush=True)

@@ -25,6 +25,7 @@ import sitekit.cards  # noqa: E402
 import sitekit.concepts  # noqa: E402
 import sitekit.copy_code  # noqa: E402
 import sitekit.figures  # noqa: E402
+import sitekit.frontmatter  # noqa: E402
 import sitekit.katex  # noqa: E402
 import sitekit.notebooks  # noqa: E402
 import sitekit.page_notebooks  # noqa: E402
@@ -38,6 +39,7 @@ _state: dict[str, Any] = {}
 def on_config(config: Any) -> Any:
     modules = (
         sitekit.paths,
+        sitekit.frontmatter,
         sitekit.concepts,
         sitekit.figures,
         sitekit.katex,

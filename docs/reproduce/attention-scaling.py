@@ -28,8 +28,10 @@
 # signed-rank test paired by seed, at a level set before the run and printed with each claim.
 # [Checking a claim honestly](checking-claims.md) explains both and why this site uses them.
 #
-# **What this notebook needs:** `paperlens` with its `notebooks` extra (NumPy, matplotlib and
-# SciPy), which the install line on the home page gives. It runs in under a minute.
+# **What this notebook needs:** `paperlens` with its `notebooks` extra (NumPy, matplotlib,
+# SciPy and a Jupyter kernel), which the install line on the [home page](../index.md) gives:
+# `python3 -m pip install "paperlens[notebooks] @ <the wheel's address>"`. It runs in
+# under a minute.
 
 # %%
 import numpy as np

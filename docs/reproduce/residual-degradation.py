@@ -33,8 +33,10 @@
 # Wilcoxon signed-rank test, paired by seed, at the level $p < 0.01$ fixed in advance.
 # [Checking a claim honestly](checking-claims.md) explains the test and why this site uses it.
 #
-# **What this notebook needs:** `paperlens` with its `notebooks` extra (NumPy, matplotlib and
-# SciPy), which the install line on the home page gives. It runs in about a minute.
+# **What this notebook needs:** `paperlens` with its `notebooks` extra (NumPy, matplotlib,
+# SciPy and a Jupyter kernel), which the install line on the [home page](../index.md) gives:
+# `python3 -m pip install "paperlens[notebooks] @ <the wheel's address>"`. It runs in
+# about a minute.
 
 # %%
 import numpy as np

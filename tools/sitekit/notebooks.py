@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import html
 import itertools
+import posixpath
 import re
 from pathlib import PurePosixPath
 
 import jupytext
-from mkdocs.utils import get_relative_url
 
 from sitekit import page_notebooks
 
@@ -70,9 +70,17 @@ def page_links(page_html: str, page: str, page_url: str) -> str:
         url = page_notebooks.page_url_of(html.unescape(m.group("href")), folder)
         if url is None:
             return m.group(0)
-        return f'href="{html.escape(get_relative_url(url, page_url))}"'
+        return f'href="{html.escape(_relative(url, page_url))}"'
 
     return _HREF.sub(one, page_html)
+
+
+def _relative(url: str, from_url: str) -> str:
+    """The site URL ``url`` (``a/b/#x``) as seen from the page at ``from_url`` (``a/c/``)."""
+    path, _, anchor = url.partition("#")
+    rel = posixpath.relpath(path or ".", from_url or ".")
+    rel = "./" if rel == "." else rel + ("/" if path in ("", ".") or path.endswith("/") else "")
+    return rel + (f"#{anchor}" if anchor else "")
 
 
 def clean_html(page_html: str) -> str:

@@ -20,9 +20,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from sitekit.frontmatter import get_data
-
 from sitekit.figures import Rendered
+from sitekit.frontmatter import get_data
 
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
 INVISIBLE = re.compile(r"^[ \t]*<!--+\s*invisible-code(?:-block)?:\s*python\s*$")
