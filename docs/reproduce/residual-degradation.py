@@ -54,7 +54,8 @@ setup
 # $N(0, 2/n_\text{in})$, which keeps the signal's size from layer to layer through a ReLU. With
 # shortcuts and the same weights the signal's mean square would double at every layer; ResNet
 # prevents that with batch normalisation, which we do not have, so the residual branches'
-# weights are multiplied by $1/\sqrt{L}$ (as GPT-2 and Fixup do). The data are inputs
+# weights are multiplied by $1/\sqrt{L}$ (as GPT-2 does; Fixup uses a related depth-dependent
+# rescaling). The data are inputs
 # $x \sim N(0, I)$ and a wiggly target, a sum of sines of random directions scaled to variance
 # about $1$, so a loss of $1$ means "learned nothing". We measure only *training* loss, as the
 # claim is about training error.
@@ -158,9 +159,10 @@ print(pl.experiments.claims.table(claims[1:4]))
 # Three claims, each paired by seed: the same data, and for the third the same starting
 # draw with and without shortcuts.
 #
-# - **Degradation.** Without shortcuts, the deepest nets end with a higher training loss than
-#   the shallower ones: more layers, worse *training* fit, so this is not overfitting.
-# - **Shortcuts help at depth.** At the deepest depth, the residual net ends lower than the
+# - **Degradation.** Without shortcuts, the deep nets end with a higher training loss than
+#   the shallow ones they are compared with: more layers, worse *training* fit, so this is not
+#   overfitting.
+# - **Shortcuts help at depth.** At the deep depth, the residual net ends lower than the
 #   plain one.
 # - **Shortcuts shrink the cost of depth.** The factor by which the loss grows from the
 #   shallow depth to the deep one is larger without shortcuts than with them.
@@ -219,7 +221,8 @@ Markdown(
     "would call different moves their final loss by up to "
     f"{10 ** moved[0].max():.1f} times. The residual ones barely move: their median change "
     f"is a factor of 1 + {10 ** np.median(moved[1]) - 1:.1e}. That is why no claim here is "
-    "about one seed: a per-seed statement would flip on another CPU. The last claim: {claims[4]}."
+    f"about one seed: a per-seed statement with a small margin would flip on another CPU. The "
+    f"last claim: {claims[4]}."
 )
 
 # %% [markdown]
@@ -236,10 +239,11 @@ assert all(claim.holds for claim in claims)
 # %% [markdown]
 # ## What this shows, and what it does not
 #
-# **Shows.** The shape of §1's claim, in miniature: past a point, more plain layers give a
-# *higher training* loss, and with identity shortcuts the same depth trains better and depth
-# costs less. At initialisation the shortcut delivers the gradient to every layer at nearly
-# the same size, where the plain stack's gradient wanders.
+# **Shows.** The shape of §1's claim, in miniature, at the two depths compared: the deep plain nets
+# reach a *higher training* loss than the shallow ones, and with identity shortcuts the deep nets
+# train better and depth costs less. Only those two depths are tested; the figure shows the others
+# without a claim. At initialisation the shortcut delivers the gradient to every layer at nearly the
+# same size, where the plain stack's gradient wanders.
 #
 # **Does not show.** That this is ResNet's degradation at ImageNet scale, or *why* it happens:
 # He et al. argue it is not vanishing gradients (their plain nets had batch normalisation and
@@ -247,4 +251,8 @@ assert all(claim.holds for claim in claims)
 # wander. Our residual nets also differ from the plain ones in their initial scale (the
 # $1/\sqrt{L}$ on the branches), and on this task the best net is a shallow plain one. One
 # learning rate and one budget were used for every depth; a per-depth tuned rate or a longer
-# run could change the gaps. The claims are directions across seeds, not effect sizes.
+# run could change the gaps. The claims are directions across seeds, not effect sizes, and
+# the seeds vary the starting weights only: every net sees the same data, so "run again" here
+# means the same task from a new start. The depths and the number of seeds were chosen after
+# an earlier design failed on another CPU, which makes the printed p-values somewhat
+# optimistic; a confirmation on fresh seeds would remove that, and is the next thing to run.

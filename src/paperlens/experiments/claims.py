@@ -12,7 +12,7 @@ level stated in advance, and it holds or fails as a whole; no single seed decide
 - `band_power`: how often a "within k standard errors" check catches an error of a given
   size.
 - `perturb`: multiply starting values by $1 + \varepsilon z$, $z \sim N(0, 1)$, with
-  $\varepsilon = 10^{-12}$: another CPU's rounding, simulated on this one.
+  $\varepsilon = 10^{-12}$: a change in the last bits, as another CPU's rounding makes one.
 
 Examples:
     >>> import numpy as np
@@ -36,9 +36,15 @@ from scipy import stats
 from paperlens._checks import FloatArray, as_real_array
 
 ALPHA = 0.01
-"""The level every claim is tested at: p < 0.01, or a 99% confidence interval."""
+"""The level every claim is tested at, one-sided: p < 0.01, or the matching end of a 98%
+two-sided confidence interval."""
 JITTER = 1e-12
-"""The relative size of `perturb`'s change: about 4 500 times float64's last bit (2.2e-16)."""
+"""The relative size of `perturb`'s change: about 4 500 times float64's last bit (2.2e-16).
+
+That is deliberately larger than what another CPU's rounding does to one matrix product (a few
+parts in 10^16), and it is applied once, to the starting values, where another CPU's rounding
+differs at every step. For a chaotic run it makes no difference how small the first change is:
+either way the runs part company."""
 
 
 class Claim(NamedTuple):
@@ -70,10 +76,11 @@ def _pairs(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
 def paired_greater(a: FloatArray, b: FloatArray, statement: str, *, alpha: float = ALPHA) -> Claim:
     r"""Claim that ``a`` is larger than ``b``, pair by pair, by a one-sided Wilcoxon test.
 
-    The test ranks the differences $a_i - b_i$ by size and asks whether the positive ones
-    carry more rank than chance would give them. With n pairs the smallest possible p-value is
-    $2^{-n}$ (every difference positive), so p < 0.01 needs n ≥ 7, and n = 12 leaves room
-    for a few pairs to go the other way.
+    The test ranks the differences $a_i - b_i$ by their absolute size and asks whether the
+    positive ones carry more of the rank than chance would give them, if the differences were
+    symmetric about 0. With n pairs the smallest possible p-value is $2^{-n}$ (every difference
+    positive), so p < 0.01 needs n ≥ 7. At n = 12 a contrary pair is tolerated only if its
+    difference is small: one contrary pair among the largest differences fails the claim.
 
     Args:
         a: one value per seed, shape ``(n,)``.
@@ -101,17 +108,19 @@ def _mean_vs(
     x: FloatArray, bound: float, statement: str, *, above: bool, alpha: float, seed: int
 ) -> Claim:
     x = as_real_array(x, "x").ravel()
+    # The claim is one-sided at level alpha: one end of a two-sided 1 - 2 alpha interval.
     interval = stats.bootstrap(
         (x,),
         np.mean,
-        confidence_level=1 - alpha,
-        n_resamples=2000,
+        confidence_level=1 - 2 * alpha,
+        n_resamples=9999,
         method="percentile",
         rng=np.random.default_rng(seed),
     ).confidence_interval
     low, high = float(interval.low), float(interval.high)
     side = "above" if above else "below"
-    ci = f"{100 * (1 - alpha):g}% interval of the mean [{low:.3g}, {high:.3g}], {side} {bound:.3g}"
+    level = f"{100 * (1 - 2 * alpha):g}%"
+    ci = f"{level} interval of the mean [{low:.3g}, {high:.3g}], {side} {bound:.3g}"
     holds = low > bound if above else high < bound
     return Claim(statement, "percentile bootstrap", x.size, ci, holds)
 
@@ -119,13 +128,16 @@ def _mean_vs(
 def mean_above(
     x: FloatArray, bound: float, statement: str, *, alpha: float = ALPHA, seed: int = 0
 ) -> Claim:
-    """Claim that the mean of ``x`` is above ``bound``: the whole 99% interval lies above it.
+    """Claim that the mean of ``x`` is above ``bound``, one-sided at ``alpha``.
+
+    It holds if the lower end of the two-sided ``1 - 2 alpha`` percentile bootstrap interval
+    (98% for the site's level 0.01) lies above ``bound``.
 
     Args:
         x: independent samples, shape ``(n,)``.
         bound: the value the mean must exceed.
         statement: the claim in words.
-        alpha: one minus the interval's confidence level.
+        alpha: the claim's level.
         seed: seeds the bootstrap's resampling.
 
     Returns:
@@ -144,13 +156,13 @@ def mean_above(
 def mean_below(
     x: FloatArray, bound: float, statement: str, *, alpha: float = ALPHA, seed: int = 0
 ) -> Claim:
-    """Claim that the mean of ``x`` is below ``bound``: the whole 99% interval lies below it.
+    """Claim that the mean of ``x`` is below ``bound``, one-sided at ``alpha`` (see `mean_above`).
 
     Args:
         x: independent samples, shape ``(n,)``.
         bound: the value the mean must stay under.
         statement: the claim in words.
-        alpha: one minus the interval's confidence level.
+        alpha: the claim's level.
         seed: seeds the bootstrap's resampling.
 
     Returns:
@@ -206,9 +218,9 @@ class Perturbation(NamedTuple):
 def perturb(arrays: Sequence[FloatArray], perturbation: Perturbation | None) -> list[FloatArray]:
     r"""Multiply each array by $1 + \varepsilon z$ with $z \sim N(0, 1)$ drawn per entry.
 
-    With ε = 1e-12 this moves each starting value by about as much as another CPU's rounding
-    moves the result of one matrix product, a few thousand times float64's last bit. A claim
-    that survives it does not hang on the rounding of the machine that ran it.
+    With ε = 1e-12 each starting value moves by a few thousand times float64's last bit (see
+    `JITTER`). A chaotic run amplifies any such change, as it amplifies another CPU's rounding,
+    so a claim that survives several of them does not hang on the machine that ran it.
 
     Args:
         arrays: the starting values (weights, or random inputs), any shapes.
