@@ -7,7 +7,10 @@ runs exactly the code the tests ran:
   ``>>>`` examples becomes the code alone (prompts and expected output removed);
 - a block skipped with ``<!-- skip: next "reason" -->`` stays a code listing in Markdown (it
   is shown to the reader but is not meant to run);
-- recall cards become ``<details>`` blocks, hidden until clicked;
+- recall cards become ``<details>`` blocks, hidden until clicked; any other admonition that
+  holds code to run (such as "How this page checks it") becomes its title in bold followed
+  by its body, so that its code lands in code cells in page order (a ``<details>`` cannot
+  span cells);
 - figures are embedded as SVG attachments; links to other pages point at the published site.
 """
 
@@ -93,9 +96,18 @@ def _cards_to_details(lines: list[str]) -> list[str]:
             body.append(_dedent(lines[i], indent + 4))
             i += 1
         title = (m.group("title") or m.group("kind").title()).replace('\\"', '"')
+        if m.group("kind") != "question" and any(_runs(line) for line in body):
+            out += [f"**{title}**", "", *body, ""]
+            continue
         opening = "<details open>" if m.group("mark") == "!!!" else "<details>"
         out += [f"{opening}<summary>{title}</summary>", "", *body, "", "</details>", ""]
     return out
+
+
+def _runs(line: str) -> bool:
+    """Does this line open code that becomes a code cell (a ``python`` fence or setup block)?"""
+    fence = FENCE_OPEN.match(line)
+    return bool(INVISIBLE.match(line) or (fence and fence.group("info").split(" ")[0] == "python"))
 
 
 def page_to_notebook(
