@@ -1,0 +1,1 @@
+/* paperlens answer boxes and checklist (self-test page). */
