@@ -45,9 +45,9 @@ def has_boxes(markdown: str) -> bool:
     return DIRECTIVE.search(markdown) is not None
 
 
-def compute(path: Path) -> dict[str, Any]:
+def page_namespace(path: Path) -> dict[str, Any]:
     """Run the page's examples as the tests do (conftest.py's parsers and print options) and
-    return the ``answers`` dictionary they fill."""
+    return the namespace they leave."""
     from sybil import Document
     from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
 
@@ -69,7 +69,12 @@ def compute(path: Path) -> dict[str, Any]:
                 raise AnswerError(f"{path}, line {example.line}: {err}") from None
     finally:
         np.set_printoptions(**options)
-    found = document.namespace.get("answers")
+    return document.namespace
+
+
+def compute(path: Path) -> dict[str, Any]:
+    """The ``answers`` dictionary the page's examples fill."""
+    found = page_namespace(path).get("answers")
     if not isinstance(found, dict):
         raise AnswerError(f"{path}: the page's code defines no `answers` dictionary")
     return found
