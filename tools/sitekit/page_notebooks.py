@@ -10,7 +10,8 @@ runs exactly the code the tests ran:
 - recall cards become ``<details>`` blocks, hidden until clicked; any other admonition that
   holds code to run (such as "How this page checks it") becomes its title in bold followed
   by its body, so that its code lands in code cells in page order (a ``<details>`` cannot
-  span cells);
+  span cells); a recall card whose answer holds such code keeps its words in ``<details>``
+  and puts its code after them, in cells that show the computed answer;
 - figures are embedded as SVG attachments; links to other pages point at the published site.
 """
 
@@ -98,6 +99,12 @@ def _cards_to_details(lines: list[str]) -> list[str]:
         title = (m.group("title") or m.group("kind").title()).replace('\\"', '"')
         if m.group("kind") != "question" and any(_runs(line) for line in body):
             out += [f"**{title}**", "", *body, ""]
+            continue
+        if any(_runs(line) for line in body):  # a card whose answer is computed (self-test)
+            first = next(n for n, line in enumerate(body) if _runs(line))
+            words, code = body[:first], body[first:]
+            out += [f"**{title}**", "", "<details><summary>Answer</summary>", "", *words]
+            out += ["", "</details>", "", *code, ""]
             continue
         opening = "<details open>" if m.group("mark") == "!!!" else "<details>"
         out += [f"{opening}<summary>{title}</summary>", "", *body, "", "</details>", ""]
