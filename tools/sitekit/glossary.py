@@ -98,11 +98,9 @@ def read_words(notation: str) -> list[Word]:
 
 def glossary_markdown(words: list[Word]) -> str:
     """The contents of ``includes/glossary.md``: one abbreviation per spelling."""
-    out = [
-        f"<!-- Generated from the Words table of docs/{NOTATION_PAGE} by"
-        " tools/sitekit/glossary.py: edit the table, then run that script. -->",
-        "",
-    ]
+    # No comment line saying it is generated: it would be appended to every page's HTML.
+    # includes/README.md says so, and the build fails on a hand edit.
+    out = []
     for word in words:
         out += [f"*[{spelling}]: {word.meaning}" for spelling in word.spellings]
     return "\n".join(out) + "\n"
