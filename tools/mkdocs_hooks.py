@@ -70,6 +70,7 @@ def on_config(config: Any) -> Any:
     _state.update(
         renderer=sitekit.katex.Renderer(),
         concepts=introduced,
+        words=words,
         glossary=sitekit.glossary.glossary(words),
         t0=time.perf_counter(),
     )
@@ -187,6 +188,7 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
             html = sitekit.glossary.abbreviate_html(html, _state["glossary"])
         else:
             html = renderer.render_page(html, where=where)
+        html = sitekit.glossary.without_own_tooltips(html, _state["words"], src)
         html = sitekit.figures.fill_alt(html, page.url, _state["figures"], where=where)
     except (sitekit.katex.MathError, sitekit.figures.FigureError) as err:
         raise PluginError(str(err)) from None

@@ -119,3 +119,12 @@ def test_notebook_html_gets_the_same_tooltips_outside_code_and_math():
         '<pre><code>MSE = 1</code></pre><span class="katex"><span>MSE</span></span>'
         '<img alt="MSE"><p><abbr title="Mean squared error.">MSE</abbr></p>'
     )
+
+
+def test_the_defining_page_has_no_tooltip_for_its_own_word():
+    words = glossary.read_words(TABLE)
+    page = '<p>A <abbr title="x">token</abbr>, the <abbr title="y">MSE</abbr>.</p>'
+    assert glossary.without_own_tooltips(page, words, "a.md") == (
+        '<p>A token, the <abbr title="y">MSE</abbr>.</p>'
+    )
+    assert glossary.without_own_tooltips(page, words, "c.md") == page

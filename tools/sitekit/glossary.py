@@ -11,6 +11,7 @@ From it, ``includes/glossary.md`` is generated: one Markdown abbreviation per fo
 (``*[token]: one piece ...``), appended to every page by pymdownx.snippets (``auto_append``), so
 Python-Markdown's ``abbr`` extension wraps each occurrence in ``<abbr title="...">``. Notebook
 pages are not rendered by Python-Markdown; :func:`abbreviate_html` gives them the same tooltips.
+The page that defines a word shows no tooltip for it (:func:`without_own_tooltips`).
 
 The build (``tools/mkdocs_hooks.py``) and ``tests/tools/test_glossary.py`` fail when
 
@@ -186,6 +187,19 @@ def check(docs_dir: Path, nav: Any, glossary_file: Path) -> list[Word]:
     if problems:
         raise GlossaryError("glossary:\n  " + "\n  ".join(problems))
     return words
+
+
+def without_own_tooltips(page_html: str, words: list[Word], page: str) -> str:
+    """The defining page states the meaning in its own words: no tooltip there, so that a page
+    about tokens is not dotted under every "token"."""
+    spellings = {s for w in words if w.page == page for s in w.spellings}
+    if not spellings:
+        return page_html
+
+    def unwrap(m: re.Match[str]) -> str:
+        return m.group(2) if html.unescape(m.group(2)) in spellings else m.group(0)
+
+    return re.sub(r'<abbr title="([^"]*)">([^<]*)</abbr>', unwrap, page_html)
 
 
 # --- Notebook pages: the same tooltips, added to their HTML ---------------------------------------
