@@ -87,7 +87,7 @@ def test_numbers_are_flattened_and_only_fractions_get_a_tolerance():
 def test_the_self_test_asks_for_every_numeric_answer_its_cards_compute():
     markdown = SELF_TEST.read_text()
     values = answers.compute(SELF_TEST)
-    keys = [m.group("key") for m in answers.DIRECTIVE.finditer(markdown)]
+    keys = [m.group("key") for m in answers.directives(markdown)]
     assert keys == list(values), "each computed answer has its box, in page order"
     found = dict(
         zip(keys, expected(answers.expand(markdown, values, page="self-test")), strict=True)
@@ -110,3 +110,9 @@ def test_in_the_notebook_a_computed_answer_stays_after_its_question():
     assert source.count("<details>") == source.count("</details>")  # none spans a cell
     assert cells[question + 1] == ("code", 'answers["1"] = 2 + 2\nanswers["1"]')
     assert "answer-box" not in "".join(s for _, s in cells)
+
+
+def test_a_directive_inside_a_code_fence_is_an_example_and_stays():
+    example = "```markdown\n<!-- answer-box: 1 | a number | [§1](one.md) -->\n```\n"
+    assert not answers.has_boxes(example)
+    assert answers.expand(example + PAGE, {"1": 4, "2": "up"}, page="q.md").startswith(example)

@@ -41,8 +41,29 @@ class AnswerError(Exception):
     """A directive whose answer the page's code does not provide, or cannot be checked."""
 
 
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+def directives(markdown: str) -> list[re.Match[str]]:
+    """The directives of a page, in order; one inside a fenced code block is an example."""
+    found, fence, offset = [], "", 0
+    for line in markdown.splitlines(keepends=True):
+        m = _FENCE.match(line)
+        if fence:
+            if m and m.group(1).startswith(fence) and not line.strip()[len(m.group(1)) :]:
+                fence = ""
+        elif m:
+            fence = m.group(1)
+        else:
+            d = DIRECTIVE.match(markdown, offset, offset + len(line.rstrip("\n")))
+            if d:
+                found.append(d)
+        offset += len(line)
+    return found
+
+
 def has_boxes(markdown: str) -> bool:
-    return DIRECTIVE.search(markdown) is not None
+    return bool(directives(markdown))
 
 
 def page_namespace(path: Path) -> dict[str, Any]:
@@ -159,4 +180,8 @@ def expand(markdown: str, answers: dict[str, Any], *, page: str) -> str:
         except AnswerError as err:
             raise AnswerError(f"{page}, question {key}: {err}") from None
 
-    return DIRECTIVE.sub(replace, markdown)
+    out, end = [], 0
+    for m in directives(markdown):
+        out += [markdown[end : m.start()], replace(m)]
+        end = m.end()
+    return "".join(out) + markdown[end:]
