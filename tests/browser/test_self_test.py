@@ -34,16 +34,16 @@ def answer(page, key, text):
 
 def test_every_box_is_shown_labelled_and_announces_its_verdict(self_test):
     forms = self_test.locator("form.answer-box")
-    assert forms.count() == 9
+    assert forms.count() == 12
     for i in range(forms.count()):
         form = forms.nth(i)
         expect(form).to_be_visible()  # the script unhides them; without it the cards remain
         verdict = form.locator(".answer-box__verdict")
         assert verdict.get_attribute("aria-live") == "polite"
         assert verdict.get_attribute("role") == "status"
-    for key in ("2", "3", "5", "6", "8", "9", "11", "12"):
+    for key in ("2", "3", "5", "6", "8", "9", "10", "12", "13", "14", "15"):
         expect(self_test.get_by_label(f"Your answer to question {key} ")).to_have_count(1)
-    expect(self_test.get_by_role("group", name="Your answer to question 10")).to_have_count(1)
+    expect(self_test.get_by_role("group", name="Your answer to question 11")).to_have_count(1)
 
 
 def test_a_right_answer_is_right_and_links_to_its_section(self_test, base_url):
@@ -63,7 +63,7 @@ def test_a_wrong_answer_is_wrong_and_says_where_it_is_taught(self_test):
     expect(verdict.get_by_role("link", name="§2 Matrices")).to_be_visible()
     expect(answer(self_test, "6", "13")).to_contain_text("Not quite.")
     expect(answer(self_test, "6", "")).to_contain_text("Type your answer first.")
-    expect(answer(self_test, "12", "256")).to_contain_text("the answer has 2 numbers")
+    expect(answer(self_test, "14", "256")).to_contain_text("the answer has 2 numbers")
     # and a right answer after a wrong one
     expect(answer(self_test, "2", "8 64")).to_contain_text("Right.")
 
@@ -81,14 +81,14 @@ def test_every_box_accepts_the_value_the_build_computed_and_only_that(self_test)
 
 
 def test_fractions_and_the_two_decimal_tolerance(self_test):
-    expect(answer(self_test, "9", "[[1/4, -1/4], [-0.25, 0.25]]")).to_contain_text("Right.")
-    expect(answer(self_test, "8", " ".join(["0.251"] * 8))).to_contain_text("Right.")
-    expect(answer(self_test, "8", " ".join(["0.26"] * 8))).to_contain_text("Not quite.")
+    expect(answer(self_test, "10", "[[1/4, -1/4], [-0.25, 0.25]]")).to_contain_text("Right.")
+    expect(answer(self_test, "9", " ".join(["0.251"] * 8))).to_contain_text("Right.")
+    expect(answer(self_test, "9", " ".join(["0.26"] * 8))).to_contain_text("Not quite.")
 
 
 def test_the_choice_works_from_the_keyboard(self_test):
-    group = self_test.get_by_role("group", name="Your answer to question 10")
-    verdict = self_test.locator("#answer-10-verdict")
+    group = self_test.get_by_role("group", name="Your answer to question 11")
+    verdict = self_test.locator("#answer-11-verdict")
     group.get_by_role("button", name="Check").click()
     expect(verdict).to_contain_text("Choose an answer first.")
     group.get_by_label("grows").focus()
