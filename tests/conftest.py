@@ -3,7 +3,8 @@
 The browser tests are parametrized by the pages of the built site (its HTML files, so pages
 added later are tested without listing them), which needs the build at collection time; the
 build is therefore made by ``built_site`` on first use, collection or fixture, and kept for the
-session in ``config.stash``.
+session in ``config.stash``. ``PAPERLENS_SITE=DIR`` uses a site already built into DIR instead
+(with ``mkdocs build --strict``: nothing checks that it was), and leaves it in place.
 """
 
 import os
@@ -29,6 +30,10 @@ def built_site(config: pytest.Config) -> tuple[Path, str | None]:
     build. Never add ``--quiet``: it hides warnings from the counter that ``--strict`` relies
     on, and the build then passes with warnings (MkDocs 1.6, and so ProperDocs).
     """
+    if _BUILD not in config.stash and os.environ.get("PAPERLENS_SITE"):
+        # A site built already (``mkdocs build --strict -d DIR``), to rerun the browser or site
+        # checks without building again; it is the caller's, so it is not deleted at the end.
+        config.stash[_BUILD] = (Path(os.environ["PAPERLENS_SITE"]).resolve(), None)
     if _BUILD not in config.stash:
         out = Path(tempfile.mkdtemp(prefix="paperlens-site-"))
         env = dict(
@@ -54,7 +59,7 @@ def built_site(config: pytest.Config) -> tuple[Path, str | None]:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if _BUILD in config.stash:
+    if _BUILD in config.stash and not os.environ.get("PAPERLENS_SITE"):
         shutil.rmtree(config.stash[_BUILD][0], ignore_errors=True)
 
 

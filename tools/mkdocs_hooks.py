@@ -1,5 +1,6 @@
-"""MkDocs hooks for paperlens: the concept-order check, build-time figures and math, and the
-files generated for readers (notebooks, the Review page and its deck, the wheel).
+"""MkDocs hooks for paperlens: the concept-order and glossary checks, build-time figures, math
+and answer boxes, and the files generated for readers (notebooks, the Review page and its deck,
+the wheel).
 
 MkDocs loads this file once and never reloads it, even under ``mkdocs serve``; so it stays
 thin and re-imports the ``sitekit`` modules that do the work at the start of every build.
@@ -21,11 +22,13 @@ from mkdocs.utils import get_relative_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import sitekit.answers  # noqa: E402
 import sitekit.cards  # noqa: E402
 import sitekit.concepts  # noqa: E402
 import sitekit.copy_code  # noqa: E402
 import sitekit.figures  # noqa: E402
 import sitekit.frontmatter  # noqa: E402
+import sitekit.glossary  # noqa: E402
 import sitekit.katex  # noqa: E402
 import sitekit.notebooks  # noqa: E402
 import sitekit.page_notebooks  # noqa: E402
@@ -48,6 +51,8 @@ def on_config(config: Any) -> Any:
         sitekit.copy_code,
         sitekit.cards,
         sitekit.wheel,
+        sitekit.glossary,
+        sitekit.answers,
     )
     for module in modules:
         importlib.reload(module)
@@ -56,7 +61,20 @@ def on_config(config: Any) -> Any:
         introduced = sitekit.concepts.check_order(declarations)
     except sitekit.concepts.ConceptError as err:
         raise PluginError(str(err)) from None
-    _state.update(renderer=sitekit.katex.Renderer(), concepts=introduced, t0=time.perf_counter())
+    try:
+        root = Path(config["config_file_path"]).parent
+        words = sitekit.glossary.check(
+            Path(config["docs_dir"]), config["nav"], root / sitekit.glossary.GLOSSARY_FILE
+        )
+    except sitekit.glossary.GlossaryError as err:
+        raise PluginError(str(err)) from None
+    _state.update(
+        renderer=sitekit.katex.Renderer(),
+        concepts=introduced,
+        words=words,
+        glossary=sitekit.glossary.glossary(words),
+        t0=time.perf_counter(),
+    )
     # mkdocs-jupyter caches executed notebooks by their source alone; key its cache by the
     # library's source and the BLAS kernel too, so an edit to src/paperlens, or a build under
     # another kernel, re-executes the notebooks.
@@ -150,6 +168,17 @@ def _plain_math_in_titles(page: Any) -> None:
         page.title = sitekit.katex.plain_text(page.title)
 
 
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
+    """Answer boxes: the page's code runs (as the tests run it) to fill in the answers."""
+    if not sitekit.answers.has_boxes(markdown):
+        return markdown
+    try:
+        answers = sitekit.answers.compute(Path(page.file.abs_src_path))
+        return sitekit.answers.expand(markdown, answers, page=f"docs/{page.file.src_uri}")
+    except sitekit.answers.AnswerError as err:
+        raise PluginError(str(err)) from None
+
+
 def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
     renderer: sitekit.katex.Renderer = _state["renderer"]
     src = page.file.src_uri
@@ -158,8 +187,12 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
         if sitekit.notebooks.is_notebook(src):
             html = sitekit.notebooks.page_links(sitekit.notebooks.clean_html(html), src, page.url)
             html = renderer.render_text_math(html, where=where)
+            # Markdown pages get the glossary's tooltips from the abbr extension; notebooks
+            # are rendered by nbconvert, so they get the same ones here.
+            html = sitekit.glossary.abbreviate_html(html, _state["glossary"])
         else:
             html = renderer.render_page(html, where=where)
+        html = sitekit.glossary.without_own_tooltips(html, _state["words"], src)
         html = sitekit.figures.fill_alt(html, page.url, _state["figures"], where=where)
     except (sitekit.katex.MathError, sitekit.figures.FigureError) as err:
         raise PluginError(str(err)) from None

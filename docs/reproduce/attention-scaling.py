@@ -130,7 +130,8 @@ np.testing.assert_array_equal(init.max_weight_unscaled[0], init.max_weight_scale
 # $$O = \operatorname{softmax}\!\left(c\, X_q W_q (X_k W_k)^\top\right), \qquad
 # c = 1/\sqrt{d_k} \text{ or } 1,$$
 #
-# with loss the mean squared error between $O$ and the one-hot index of the right key. The
+# with loss the mean squared error (**MSE**) between $O$ and the one-hot index of the right key.
+# Every step is **full-batch**: its gradient is computed on all the queries at once. The
 # gradients come from `pl.attention_backward` and `pl.linear_backward`; the starting weights
 # give the projected keys unit-variance components, as in footnote 4 (the queries, a key plus
 # noise, slightly more).

@@ -113,11 +113,15 @@ def softmax_(scores: FloatArray, *, axis: int = -1, name: str = "x") -> FloatArr
     return scores
 
 
-def softmax_backward(s: FloatArray, grad: FloatArray, *, axis: int = -1) -> FloatArray:
-    r"""The softmax's vector-Jacobian product $s \odot (g - \langle g, s\rangle)$ along ``axis``."""
-    inner = np.sum(grad * s, axis=axis, keepdims=True)  # (..., 1, ...)
-    grad_x: FloatArray = s * (grad - inner)  # (..., n, ...)
-    return grad_x
+def softmax_backward(w: FloatArray, grad: FloatArray, *, axis: int = -1) -> FloatArray:
+    r"""The softmax's vector-Jacobian product $w \odot (g - \langle g, w\rangle)$ along ``axis``.
+
+    At the weights $w = \mathrm{softmax}(s)$, it turns $g = \partial L/\partial w$ into
+    $\partial L/\partial s$.
+    """
+    inner = np.sum(grad * w, axis=axis, keepdims=True)  # (..., 1, ...)
+    grad_s: FloatArray = w * (grad - inner)  # (..., n, ...)
+    return grad_s
 
 
 def attention_scores(

@@ -3,10 +3,11 @@ r"""Softmax, its Jacobian and its backward pass.
 The attention weights of *Attention Is All You Need* (Vaswani et al., 2017,
 https://arxiv.org/abs/1706.03762) are a softmax over the keys:
 
-$$\mathrm{softmax}(x)_i = \frac{e^{x_i}}{\sum_j e^{x_j}}, \qquad
-\frac{\partial\, \mathrm{softmax}(x)_i}{\partial x_j} = s_i(\delta_{ij} - s_j).$$
+$$w_i = \mathrm{softmax}(s)_i = \frac{e^{s_i}}{\sum_j e^{s_j}}, \qquad
+\frac{\partial w_i}{\partial s_j} = w_i(\delta_{ij} - w_j),$$
 
-When one score dominates, ``s`` is nearly one-hot and that Jacobian is nearly zero: the softmax
+with $s$ the scores and $w$ the weights, as on the site's pages (its notation page lists both).
+When one score dominates, ``w`` is nearly one-hot and that Jacobian is nearly zero: the softmax
 *saturates* and passes back almost no gradient. `softmax_gradient_norm` measures it.
 """
 
@@ -20,16 +21,16 @@ from paperlens._checks import FloatArray, as_real_array, require_finite
 
 
 def softmax(x: ArrayLike, *, axis: int = -1) -> FloatArray:
-    r"""Softmax along one axis, $\mathrm{softmax}(x)_i = e^{x_i} / \sum_j e^{x_j}$.
+    r"""Softmax along one axis: the weights $w_i = e^{x_i} / \sum_j e^{x_j}$ of the scores x.
 
     Numerically stable: no overflow for scores of 1e4 in float32 or 1e300 in float64.
 
     Args:
-        x: scores, any shape ``(..., n, ...)``; ``-inf`` is allowed and gets weight 0.
+        x: the scores s, any shape ``(..., n, ...)``; ``-inf`` is allowed and gets weight 0.
         axis: the axis of length ``n`` to normalise over.
 
     Returns:
-        Weights of x's shape, ≥ 0 and summing to 1 along ``axis``. Floating inputs keep their
+        The weights w, of x's shape, ≥ 0 and summing to 1 along ``axis``. Floating inputs keep their
         dtype (float16 is computed in float32 and rounded back); integers and bools give float64.
         A slice whose entries are all ``-inf`` has no weight to share: it gives zeros, not NaN.
 
@@ -54,19 +55,21 @@ def softmax(x: ArrayLike, *, axis: int = -1) -> FloatArray:
     return _kernels.softmax_(work, axis=axis, name="x").astype(x.dtype, copy=False)
 
 
-def softmax_jacobian(s: ArrayLike) -> FloatArray:
-    r"""Jacobian of the softmax at its output ``s``: $J = \mathrm{diag}(s) - s s^\top$.
+def softmax_jacobian(w: ArrayLike) -> FloatArray:
+    r"""Jacobian of the softmax at its output, the weights $w = \mathrm{softmax}(s)$:
+    $J = \mathrm{diag}(w) - w w^\top$.
 
-    $J_{ij} = \partial s_i / \partial x_j = s_i(\delta_{ij} - s_j)$; it is symmetric.
+    $J_{ij} = \partial w_i / \partial s_j = w_i(\delta_{ij} - w_j)$, where $s$ are the scores;
+    it is symmetric. It is written in the weights, not the scores: pass ``softmax(s)``.
 
     Args:
-        s: one softmax output, shape ``(n,)``.
+        w: one softmax output (the weights), shape ``(n,)``.
 
     Returns:
         J, shape ``(n, n)``.
 
     Raises:
-        ValueError: ``s`` is not 1-D (use `softmax_backward` for batches).
+        ValueError: ``w`` is not 1-D (use `softmax_backward` for batches).
 
     Examples:
         >>> from paperlens import softmax_jacobian
@@ -74,60 +77,62 @@ def softmax_jacobian(s: ArrayLike) -> FloatArray:
         array([[ 0.25, -0.25],
                [-0.25,  0.25]])
     """
-    s = as_real_array(s, "s")
-    if s.ndim != 1:
+    w = as_real_array(w, "w")
+    if w.ndim != 1:
         raise ValueError(
-            f"s must be 1-D, shape (n,), got shape {s.shape}; use softmax_backward for batches"
+            f"w must be 1-D, shape (n,), got shape {w.shape}; use softmax_backward for batches"
         )
-    return np.diag(s) - np.outer(s, s)  # (n, n) - (n, 1) x (1, n) -> (n, n)
+    return np.diag(w) - np.outer(w, w)  # (n, n) - (n, 1) x (1, n) -> (n, n)
 
 
-def softmax_backward(s: ArrayLike, grad: ArrayLike, *, axis: int = -1) -> FloatArray:
-    r"""Backward pass of the softmax: $\partial L/\partial x = s \odot (g - \langle g, s\rangle)$.
+def softmax_backward(w: ArrayLike, grad: ArrayLike, *, axis: int = -1) -> FloatArray:
+    r"""Backward pass of the softmax: $\partial L/\partial s = w \odot (g - \langle g, w\rangle)$.
 
-    The vector-Jacobian product $J^\top g$ with $J = \mathrm{diag}(s) - s s^\top$, computed
-    slice by slice without forming J.
+    The vector-Jacobian product $J^\top g$ with $J = \mathrm{diag}(w) - w w^\top$, computed
+    slice by slice without forming J; $s$ are the scores and $w = \mathrm{softmax}(s)$ the
+    weights.
 
     Args:
-        s: the softmax output ``softmax(x, axis=axis)``, shape ``(..., n, ...)``.
-        grad: $g = \partial L/\partial s$, same shape as ``s``.
+        w: the softmax output ``softmax(s, axis=axis)``, shape ``(..., n, ...)``.
+        grad: $g = \partial L/\partial w$, same shape as ``w``.
         axis: the axis the softmax normalised over.
 
     Returns:
-        $\partial L/\partial x$, same shape as ``s``.
+        $\partial L/\partial s$, same shape as ``w``.
 
     Raises:
-        ValueError: ``grad`` and ``s`` have different shapes, or hold NaN or ±inf.
+        ValueError: ``grad`` and ``w`` have different shapes, or hold NaN or ±inf.
 
     Examples:
         >>> import numpy as np
         >>> from paperlens import softmax_backward
         >>> softmax_backward([0.5, 0.5], [1.0, 0.0])
         array([ 0.25, -0.25])
-        >>> softmax_backward([0.5, 0.5], [1.0, 1.0])  # adding c to every x changes nothing
+        >>> softmax_backward([0.5, 0.5], [1.0, 1.0])  # adding c to every s changes nothing
         array([0., 0.])
     """
-    s = as_real_array(s, "s")
+    w = as_real_array(w, "w")
     grad = as_real_array(grad, "grad")
-    if grad.shape != s.shape:
+    if grad.shape != w.shape:
         raise ValueError(
-            f"grad = dL/ds must have the shape of s: grad has shape {grad.shape} "
-            f"but s has shape {s.shape}"
+            f"grad = dL/dw must have the shape of w: grad has shape {grad.shape} "
+            f"but w has shape {w.shape}"
         )
-    require_finite(s, "s")
+    require_finite(w, "w")
     require_finite(grad, "grad")
-    return _kernels.softmax_backward(s, grad, axis=axis)
+    return _kernels.softmax_backward(w, grad, axis=axis)
 
 
 def softmax_gradient_norm(scores: ArrayLike, *, axis: int = -1) -> np.float64 | NDArray[np.float64]:
-    r"""Frobenius norm $\lVert J \rVert_F$ of the softmax Jacobian at $s = \mathrm{softmax}(x)$.
+    r"""Frobenius norm $\lVert J \rVert_F$ of the softmax Jacobian at the scores $s$.
 
-    Shows saturation: multiply the scores up and $s$ tends to one-hot, so
-    $J = \mathrm{diag}(s) - s s^\top \to 0$ and almost no gradient flows back. This is why
+    $J = \mathrm{diag}(w) - w w^\top$ with the weights $w = \mathrm{softmax}(s)$. Shows
+    saturation: multiply the scores up and $w$ tends to one-hot, so $J \to 0$ and almost no
+    gradient flows back. This is why
     attention divides its scores by $\sqrt{d_k}$. Computed in float64.
 
     Args:
-        scores: x, shape ``(n,)``, or ``(..., n, ...)`` for one norm per slice along ``axis``.
+        scores: s, shape ``(n,)``, or ``(..., n, ...)`` for one norm per slice along ``axis``.
         axis: the softmax axis.
 
     Returns:
@@ -142,14 +147,14 @@ def softmax_gradient_norm(scores: ArrayLike, *, axis: int = -1) -> np.float64 | 
         10 9.08e-05
         100 7.44e-44
     """
-    x = as_real_array(scores, "scores").astype(np.float64)
-    s = np.moveaxis(softmax(x, axis=axis), axis, -1)  # (..., n)
-    n = s.shape[-1]
+    s = as_real_array(scores, "scores").astype(np.float64)
+    w = np.moveaxis(softmax(s, axis=axis), axis, -1)  # (..., n) the weights
+    n = w.shape[-1]
     on_diagonal = np.eye(n, dtype=bool)  # (n, n)
-    # 1 - s_i, summed from the other entries: 1 - s_i itself rounds to 0 once s_i is within 1e-16
+    # 1 - w_i, summed from the other entries: 1 - w_i itself rounds to 0 once w_i is within 1e-16
     # of 1, which is exactly the saturated regime this measures.
-    rest = np.where(on_diagonal, 0.0, s[..., None, :]).sum(axis=-1)  # (..., n, n) -> (..., n)
-    J = -s[..., :, None] * s[..., None, :]  # (..., n, 1) x (..., 1, n) -> (..., n, n)
-    J[..., on_diagonal] = s * rest  # diagonal s_i (1 - s_i)
+    rest = np.where(on_diagonal, 0.0, w[..., None, :]).sum(axis=-1)  # (..., n, n) -> (..., n)
+    J = -w[..., :, None] * w[..., None, :]  # (..., n, 1) x (..., 1, n) -> (..., n, n)
+    J[..., on_diagonal] = w * rest  # diagonal w_i (1 - w_i)
     norm: np.float64 | NDArray[np.float64] = np.sqrt(np.sum(J * J, axis=(-2, -1)))  # (...)
     return norm

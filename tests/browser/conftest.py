@@ -110,3 +110,13 @@ def visit(tabs, base_url, site_page, site_pages):
     following = site_pages[site_pages.index(site_page) + 1 :] if site_page in site_pages else []
     v = tabs.visit(base_url + site_page, base_url + following[0] if following else None)
     return v
+
+
+@pytest.fixture
+def fresh_tab(browser):
+    """A tab in a context of its own (empty local storage), closed after the test: for checks
+    that change what the browser keeps, such as the self-test's checklist."""
+    context = browser.new_context(**CONTEXT)
+    tab = sb.Tab(context)
+    yield tab
+    context.close()

@@ -68,3 +68,14 @@ def test_relative_links_in_answers_are_rebased_for_the_review_page():
     found = [("Where?", "See [softmax](softmax.md#formula) and [home](../index.md).")]
     text = cards.review_markdown(deck(found))
     assert "(foundations/softmax.md#formula)" in text and "(index.md)" in text
+
+
+def test_a_computed_answer_s_code_reaches_anki_as_escaped_preformatted_code():
+    answer = "$2 + 2 = 4$.\n\n```python\n>>> answers['1'] = 2 + 2  # $x$\n```"
+    data = cards.anki_csv(deck([("What is $2 + 2$?", answer)])).decode()
+    body = "\n".join(line for line in data.splitlines() if not line.startswith("#"))
+    _, back, _ = next(csv.reader(io.StringIO(body)))
+    assert back == (
+        r"\(2 + 2 = 4\).<br><br><pre><code>&gt;&gt;&gt; answers[&#x27;1&#x27;] = 2 + 2  # $x$"
+        "</code></pre>"
+    )

@@ -153,7 +153,7 @@ def test_jacobian_matches_finite_differences():
 
 @pytest.mark.parametrize("shape", [(), (2, 3)])
 def test_jacobian_needs_1d(shape):
-    message = re.escape(f"s must be 1-D, shape (n,), got shape {shape}")
+    message = re.escape(f"w must be 1-D, shape (n,), got shape {shape}")
     with pytest.raises(ValueError, match=message):
         softmax_jacobian(np.full(shape, 0.5))
 
@@ -178,16 +178,16 @@ def test_backward_equals_jacobian_product():
 
 
 def test_backward_shape_mismatch_raises():
-    with pytest.raises(ValueError, match=r"grad has shape \(2, 4\) but s has shape \(2, 3\)"):
+    with pytest.raises(ValueError, match=r"grad has shape \(2, 4\) but w has shape \(2, 3\)"):
         softmax_backward(np.full((2, 3), 1 / 3), np.ones((2, 4)))
 
 
-@pytest.mark.parametrize("name", ["s", "grad"])
+@pytest.mark.parametrize("name", ["w", "grad"])
 def test_backward_nan_raises(name):
-    args = {"s": np.array([0.5, 0.5]), "grad": np.array([1.0, 0.0])}
+    args = {"w": np.array([0.5, 0.5]), "grad": np.array([1.0, 0.0])}
     args[name][0] = np.nan
     with pytest.raises(ValueError, match=f"{name} must be finite but has 1 NaN"):
-        softmax_backward(args["s"], args["grad"])
+        softmax_backward(args["w"], args["grad"])
 
 
 # -- gradient norm --------------------------------------------------------------------------------

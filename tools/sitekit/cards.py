@@ -9,6 +9,7 @@ left out: they demonstrate the markup.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import posixpath
 import re
@@ -135,12 +136,24 @@ _INLINE = re.compile(r"(?<![\\$])\$(?!\s)([^$]+?)(?<!\s)\$(?!\$)")  # may span l
 
 
 _CODE = re.compile(r"`([^`]+)`")
+_FENCED = re.compile(r"^```[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
 
 
 def _anki_html(text: str) -> str:
-    """Anki shows HTML and typesets ``\\(...\\)`` and ``\\[...\\]`` with its own MathJax."""
-    text = _CODE.sub(r"<code>\1</code>", text)
-    return _INLINE.sub(r"\\(\1\\)", _DISPLAY.sub(r"\\[\1\\]", text))
+    """Anki shows HTML and typesets ``\\(...\\)`` and ``\\[...\\]`` with its own MathJax.
+
+    A fenced code block (a self-test card's computation) becomes ``<pre><code>``, escaped and
+    left out of the math conversion.
+    """
+    parts = _FENCED.split(text)  # prose, code, prose, ...
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(f"<pre><code>{html.escape(part.rstrip())}</code></pre>")
+        else:
+            part = _CODE.sub(r"<code>\1</code>", part)
+            out.append(_INLINE.sub(r"\\(\1\\)", _DISPLAY.sub(r"\\[\1\\]", part)))
+    return "".join(out)
 
 
 def anki_csv(cards: list[Card]) -> bytes:

@@ -7,7 +7,11 @@ runs exactly the code the tests ran:
   ``>>>`` examples becomes the code alone (prompts and expected output removed);
 - a block skipped with ``<!-- skip: next "reason" -->`` stays a code listing in Markdown (it
   is shown to the reader but is not meant to run);
-- recall cards become ``<details>`` blocks, hidden until clicked;
+- recall cards become ``<details>`` blocks, hidden until clicked; any other admonition that
+  holds code to run (such as "How this page checks it") becomes its title in bold followed
+  by its body, so that its code lands in code cells in page order (a ``<details>`` cannot
+  span cells); a recall card whose answer holds such code keeps its words in ``<details>``
+  and puts its code after them, in cells that show the computed answer;
 - figures are embedded as SVG attachments; links to other pages point at the published site.
 """
 
@@ -92,9 +96,24 @@ def _cards_to_details(lines: list[str]) -> list[str]:
             body.append(_dedent(lines[i], indent + 4))
             i += 1
         title = (m.group("title") or m.group("kind").title()).replace('\\"', '"')
+        if m.group("kind") != "question" and any(_runs(line) for line in body):
+            out += [f"**{title}**", "", *body, ""]
+            continue
+        if any(_runs(line) for line in body):  # a card whose answer is computed (self-test)
+            first = next(n for n, line in enumerate(body) if _runs(line))
+            words, code = body[:first], body[first:]
+            out += [f"**{title}**", "", "<details><summary>Answer</summary>", "", *words]
+            out += ["", "</details>", "", *code, ""]
+            continue
         opening = "<details open>" if m.group("mark") == "!!!" else "<details>"
         out += [f"{opening}<summary>{title}</summary>", "", *body, "", "</details>", ""]
     return out
+
+
+def _runs(line: str) -> bool:
+    """Does this line open code that becomes a code cell (a ``python`` fence or setup block)?"""
+    fence = FENCE_OPEN.match(line)
+    return bool(INVISIBLE.match(line) or (fence and fence.group("info").split(" ")[0] == "python"))
 
 
 def page_to_notebook(

@@ -61,13 +61,16 @@ def make_figure(style, layout):
     ax.set_xticks(ANGLES, [f"{a}°" for a in ANGLES])
     ax.set_xlabel("angle between the key and the query")
     ax.set_ylabel("dot product q·k")
+    # q·k = ‖q‖ ‖k‖ cos θ: the curve is a cosine; say so only if the data agree
+    cosine = np.linalg.norm(q) * np.linalg.norm(k0) * np.cos(np.deg2rad(angle))  # (181,)
+    shape = "a cosine, ‖q‖ ‖k‖ cos θ," if np.allclose(values, cosine) else "a curve"
     ax.text(5, 0.35, "aligned: positive", color="#111111", fontsize=10)
     ax.text(92, 0.08, "perpendicular: 0", color="#111111", fontsize=10)
     ax.text(130, marks[-1], "opposed: negative", ha="right", color="#111111", fontsize=10)
     ax.text(
         180,
         marks[0],
-        "above: query q (blue), key k (orange),\nkey length fixed (dotted circle)",
+        "above: query q (blue), key k (orange),\nkey norm ‖k‖ fixed (dotted circle)",
         ha="right",
         va="top",
         fontsize=10,
@@ -75,10 +78,10 @@ def make_figure(style, layout):
     crossing = angle[np.argmin(np.abs(values))]  # (°) where the curve meets 0
     alt = (
         f"Small panels across the top show the fixed blue query {vec(q)} and an orange key of "
-        f"length {np.linalg.norm(k0):g}, on a dotted circle, turned by "
+        f"norm {np.linalg.norm(k0):g}, on a dotted circle, turned by "
         f"{listing(f'{a}°' for a in ANGLES)} from it, one panel each, labelled with dot products "
-        f"{listing(dot_label(m) for m in marks)}. Below, a curve of the dot product against the "
-        f"angle falls smoothly from {dot_label(values[0])} at {angle[0]:g}°, through zero at "
+        f"{listing(dot_label(m) for m in marks)}. Below, the dot product against the angle, "
+        f"{shape} falls smoothly from {dot_label(values[0])} at {angle[0]:g}°, through zero at "
         f"{crossing:g}°, to {dot_label(values[-1])} at {angle[-1]:g}°."
     )
     return pl.show(fig, alt)

@@ -1,10 +1,11 @@
-"""A fully masked row of scores under five treatments, and float16's -1e9."""
+"""A fully masked row of scores under seven treatments: -1e9 replaced or added, in float64 and
+float32, -inf, and float16, where -1e9 overflows and finfo(float16).min is the safe fill."""
 
 import numpy as np
 from _text import nums
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILION, new_figure
+from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILION, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 
@@ -32,17 +33,23 @@ def describe(weights, unmasked):
 
 
 def make_figure(style, layout):
+    row32 = ROW.astype(np.float32)  # (n,) the same scores in float32
     with np.errstate(over="ignore"):
         row16 = np.full(ROW.shape, -1e9, dtype=np.float16)  # masked_fill(-1e9) in float16
+    low16 = np.full(ROW.shape, np.finfo(np.float16).min, dtype=np.float16)  # (n,) -65504
     cases = (
         ("no mask", pl.softmax(ROW), BLUE),
         ("replace by −10⁹\n(masked_fill)", pl.softmax(np.full_like(ROW, -1e9)), GREEN),
-        ("add −10⁹\nto the row", pl.softmax(ROW - 1e9), ORANGE),
+        ("add −10⁹\nin float64", pl.softmax(ROW - 1e9), ORANGE),
+        ("add −10⁹\nin float32", pl.softmax(row32 - np.float32(1e9)).astype(float), SKY),
         ("−∞, naive\nsoftmax", naive_softmax(np.full_like(ROW, -np.inf)), VERMILION),
         ("−∞ in paperlens", pl.softmax(np.full_like(ROW, -np.inf)), PURPLE),
-        ("replace by −10⁹\nin float16 (= −∞)", pl.softmax(row16).astype(float), GREY),
+        ("replace by −10⁹ in\nNumPy float16 (= −∞)", pl.softmax(row16).astype(float), GREY),
+        ("replace by float16's\nfinfo.min", pl.softmax(low16).astype(float), GREEN),
     )
-    fig, axes = new_figure(2, 3, height=4.6, sharey=True, layout=layout)
+    shape = (4, 2) if layout.stacked else (2, 4)
+    height = 7.6 if layout.stacked else 4.6
+    fig, axes = new_figure(*shape, height=height, sharey=True, layout=layout)
     keys = np.arange(1, ROW.size + 1)  # (n,)
     for ax, (label, weights, colour) in zip(axes.flat, cases, strict=True):
         if np.isnan(weights).any():
@@ -65,12 +72,11 @@ def make_figure(style, layout):
         ax.set_xlim(0.4, 4.6)
         ax.set_ylim(0, 1.0)
         ax.set_xticks(keys)
-        ax.set_title(label, fontsize=10.5)
+        ax.set_title(label, fontsize=9.5)
     for ax in axes[:, 0]:
         ax.set_ylabel("weight")
-    for ax in axes[1]:
+    for ax in axes[-1]:
         ax.set_xlabel("key")
-    rows, cols = axes.shape
     unmasked = cases[0][1]  # (n,)
     panels = []  # one sentence of the alt text per panel, its title first
     for i, (label, weights, _) in enumerate(cases):
@@ -78,7 +84,7 @@ def make_figure(style, layout):
         said = describe(weights, None if i == 0 else unmasked)
         panels.append(f"{title[0].upper()}{title[1:]}: {said}")
     alt = (
-        f"A {rows} × {cols} grid of panels: the weights of one row of {ROW.size} scores, "
+        f"{len(cases)} panels: the weights of one row of {ROW.size} scores, "
         f"unmasked and then with every key masked in {len(cases) - 1} ways. "
         f"{'. '.join(panels)}."
     )

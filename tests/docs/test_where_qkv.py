@@ -1,0 +1,19 @@
+"""The toy sentence of "Where Q, K and V come from" is the one its figure draws."""
+
+from pathlib import Path
+
+import numpy as np
+
+from sitekit import answers, render
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "walkthrough" / "where-qkv-come-from.md"
+FIGURE = ROOT / "figures" / "walkthrough" / "where-qkv-come-from" / "weights.py"
+
+
+def test_the_figure_draws_the_page_s_example():
+    page = answers.page_namespace(PAGE)
+    figure = render.load(FIGURE)
+    assert figure.TOKENS == page["tokens"]
+    for name in ("X", "W_Q", "W_K", "W_V"):
+        assert np.array_equal(getattr(figure, name), page[name]), name

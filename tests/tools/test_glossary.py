@@ -1,0 +1,130 @@
+"""The glossary: generated from the notation page's Words table, defined at first use."""
+
+from pathlib import Path
+
+import pytest
+
+from sitekit import concepts, glossary
+
+ROOT = Path(__file__).resolve().parents[2]
+
+TABLE = """# Notation
+
+## Words
+
+| word | meaning | defined in |
+| --- | --- | --- |
+| token, tokens | One piece of text. | [A](../a.md) |
+| MSE | Mean squared error. | [B](../b.md#loss) |
+
+## Next
+"""
+
+
+def test_the_site_glossary_is_generated_from_the_notation_page_and_defined_at_first_use():
+    config = concepts.read_config(ROOT / "mkdocs.yml")
+    words = glossary.check(ROOT / "docs", config["nav"], ROOT / glossary.GLOSSARY_FILE)
+    assert {"token", "causal", "learning rate", "Adam", "full-batch", "MSE", "heads"} <= {
+        form for w in words for form in w.forms
+    }
+
+
+def test_the_glossary_is_appended_to_every_page():
+    config = concepts.read_config(ROOT / "mkdocs.yml")
+    snippets = next(
+        e["pymdownx.snippets"] for e in config["markdown_extensions"] if "pymdownx.snippets" in e
+    )
+    assert glossary.GLOSSARY_FILE in snippets["auto_append"]
+
+
+def test_words_table_is_read_with_forms_pages_and_capitalised_spellings():
+    words = glossary.read_words(TABLE)
+    assert [w.forms for w in words] == [("token", "tokens"), ("MSE",)]
+    assert [w.page for w in words] == ["a.md", "b.md"]
+    assert words[0].spellings == ("token", "tokens", "Token", "Tokens")
+    text = glossary.glossary_markdown(words)
+    assert "*[Tokens]: One piece of text.\n" in text and "*[MSE]: Mean squared error.\n" in text
+
+
+def test_meanings_must_be_plain_text():
+    with pytest.raises(glossary.GlossaryError, match="plain text"):
+        glossary.read_words(TABLE.replace("Mean squared error.", "The mean of $e^2$."))
+
+
+def site(tmp_path, pages):
+    docs = tmp_path / "docs"
+    (docs / "reference").mkdir(parents=True)
+    (docs / "reference" / "notation.md").write_text(TABLE)
+    for name, text in pages.items():
+        (docs / name).write_text(text)
+    nav = [{name: name} for name in pages] + ["reference/notation.md"]
+    glossary_file = tmp_path / "glossary.md"
+    glossary_file.write_text(glossary.glossary_markdown(glossary.read_words(TABLE)))
+    return docs, nav, glossary_file
+
+
+def test_a_word_defined_in_bold_on_its_first_page_passes(tmp_path):
+    docs, nav, file = site(
+        tmp_path,
+        {
+            "a.md": "A **token** is a piece. `tokens = 3` in code does not count.\n",
+            "b.md": "The loss is the **MSE**, of the tokens.\n",
+        },
+    )
+    assert len(glossary.check(docs, nav, file)) == 2
+
+
+def test_a_word_used_before_its_page_fails_naming_both(tmp_path):
+    docs, nav, file = site(
+        tmp_path, {"z.md": "The MSE.\n", "a.md": "A **token**.\n", "b.md": "**MSE**\n"}
+    )
+    with pytest.raises(glossary.GlossaryError, match="'MSE' is first used on docs/z.md"):
+        glossary.check(docs, nav, file)
+
+
+def test_code_comments_math_and_link_targets_are_not_uses(tmp_path):
+    page = (
+        "```python\nmse = 1  # MSE\n```\n\n<!-- MSE -->\n$\\text{MSE}$ and [x](MSE.md)\n"
+        "    ```python\n    MSE = 2\n    ```\n"
+    )
+    docs, nav, file = site(tmp_path, {"z.md": page, "a.md": "**token**", "b.md": "**MSE**"})
+    assert len(glossary.check(docs, nav, file)) == 2
+
+
+def test_the_first_page_must_write_the_definition_in_bold(tmp_path):
+    docs, nav, file = site(tmp_path, {"a.md": "A token.\n", "b.md": "**MSE**\n"})
+    with pytest.raises(glossary.GlossaryError, match=r"does not define it.*\*\*token\*\*"):
+        glossary.check(docs, nav, file)
+
+
+def test_a_stale_glossary_file_fails_with_the_command_to_rebuild_it(tmp_path):
+    docs, nav, file = site(tmp_path, {"a.md": "**token**\n", "b.md": "**MSE**\n"})
+    file.write_text(file.read_text().replace("piece", "bit"))
+    with pytest.raises(glossary.GlossaryError, match="tools/sitekit/glossary.py"):
+        glossary.check(docs, nav, file)
+
+
+TERMS = {"MSE": "Mean squared error.", "learning rate": "A step size."}
+
+
+def test_notebook_html_gets_the_same_tooltips_outside_code_and_math():
+    page = (
+        "<p>The MSE at one learning rate, the MSEs.</p><pre><code>MSE = 1</code></pre>"
+        '<span class="katex"><span>MSE</span></span><img alt="MSE"><p>MSE</p>'
+    )
+    out = glossary.abbreviate_html(page, TERMS)
+    assert out == (
+        '<p>The <abbr title="Mean squared error.">MSE</abbr> at one '
+        '<abbr title="A step size.">learning rate</abbr>, the MSEs.</p>'
+        '<pre><code>MSE = 1</code></pre><span class="katex"><span>MSE</span></span>'
+        '<img alt="MSE"><p><abbr title="Mean squared error.">MSE</abbr></p>'
+    )
+
+
+def test_the_defining_page_has_no_tooltip_for_its_own_word():
+    words = glossary.read_words(TABLE)
+    page = '<p>A <abbr title="x">token</abbr>, the <abbr title="y">MSE</abbr>.</p>'
+    assert glossary.without_own_tooltips(page, words, "a.md") == (
+        '<p>A token, the <abbr title="y">MSE</abbr>.</p>'
+    )
+    assert glossary.without_own_tooltips(page, words, "c.md") == page

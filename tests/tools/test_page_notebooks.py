@@ -1,0 +1,57 @@
+"""A page as a notebook: code inside a collapsed "How this page checks it" block still runs."""
+
+from sitekit import page_notebooks
+
+PAGE = """---
+title: T
+---
+# T
+
+The claim in words.
+
+```python
+x = 1
+```
+
+??? note "How this page checks it"
+    The check, with a [link](../reproduce/checking-claims.md).
+
+    ```python
+    assert x == 1
+    ```
+
+    After the check.
+
+??? question "What is x?"
+    One.
+"""
+
+
+def cells(markdown):
+    nb = page_notebooks.page_to_notebook(
+        markdown, page="foundations/t.md", figures={}, site_url="https://x.org/"
+    )
+    return [(c["cell_type"], c["source"]) for c in nb["cells"]]
+
+
+def test_a_checking_block_keeps_its_code_in_page_order_and_opens_no_details():
+    got = cells(PAGE)
+    assert got[1] == ("code", "x = 1")
+    kind, text = got[2]
+    assert kind == "markdown" and text.startswith("**How this page checks it**")
+    assert "https://x.org/reproduce/checking-claims/" in text
+    assert got[3] == ("code", "assert x == 1")
+    kind, text = got[4]
+    assert text.startswith("After the check.")
+    # no <details> is left open across cells; the recall card is still hidden until clicked
+    for kind, text in got:
+        if kind == "markdown":
+            assert text.count("<details>") == text.count("</details>")
+    assert "<details><summary>What is x?</summary>" in got[-1][1]
+
+
+def test_a_card_without_code_stays_a_closed_details_block():
+    got = cells('# T\n\n??? note "Aside"\n    Only words.\n')
+    assert got == [
+        ("markdown", "# T\n\n<details><summary>Aside</summary>\n\nOnly words.\n\n</details>")
+    ]

@@ -1,0 +1,272 @@
+"""Words the pages use, each defined once and shown as a tooltip on every later page.
+
+The source is the **Words** table of ``docs/reference/notation.md``: a word (and the other forms
+it takes in the text), its meaning in plain text, and the page that defines it::
+
+    | word | meaning | defined in |
+    | --- | --- | --- |
+    | token, tokens | one piece of the input text ... | [Where Q, K and V come from](...) |
+
+From it, ``includes/glossary.md`` is generated: one Markdown abbreviation per form
+(``*[token]: one piece ...``), appended to every page by pymdownx.snippets (``auto_append``), so
+Python-Markdown's ``abbr`` extension wraps each occurrence in ``<abbr title="...">``. Notebook
+pages are not rendered by Python-Markdown; :func:`abbreviate_html` gives them the same tooltips.
+The page that defines a word shows no tooltip for it (:func:`without_own_tooltips`).
+
+The build (``tools/mkdocs_hooks.py``) and ``tests/tools/test_glossary.py`` fail when
+
+- ``includes/glossary.md`` differs from what the table generates (run this module to rewrite
+  it: ``.venv/bin/python tools/sitekit/glossary.py``);
+- a word's "defined in" page is not the first page, in navigation order, whose prose uses it;
+- that page does not define it: the definition sentence writes the word in bold,
+  ``**learning rate**``.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from mkdocs.utils.meta import get_data
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+NOTATION_PAGE = "reference/notation.md"
+GLOSSARY_FILE = "includes/glossary.md"
+HEADING = "## Words"
+# Pages that are not read for uses: the table itself, and pages generated from the others.
+NOT_SCANNED = (NOTATION_PAGE, "review.md")
+# Meanings become title attributes: plain text, no Markdown or math.
+_MARKUP = re.compile(r"[`*$\[\]<>|]")
+_LINK = re.compile(r"^\[(?P<text>[^\]]+)\]\((?P<href>[^)\s#]+)(?:#[^)\s]*)?\)$")
+
+
+class GlossaryError(Exception):
+    """The Words table, the glossary file and the pages disagree."""
+
+
+@dataclass(frozen=True)
+class Word:
+    forms: tuple[str, ...]  # as written in the table: "token", "tokens"
+    meaning: str
+    page: str  # the defining page, relative to docs/
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """Every form, and its capitalised variant at the start of a sentence."""
+        out = dict.fromkeys(self.forms)
+        for form in self.forms:
+            out.setdefault(form[0].upper() + form[1:])
+        return tuple(out)
+
+
+def read_words(notation: str) -> list[Word]:
+    """The rows of the Words table of the notation page's Markdown."""
+    lines = notation.splitlines()
+    try:
+        start = lines.index(HEADING)
+    except ValueError:
+        raise GlossaryError(f"docs/{NOTATION_PAGE} has no '{HEADING}' section") from None
+    rows = []
+    for line in lines[start + 1 :]:
+        if line.startswith("## "):
+            break
+        if line.startswith("|"):
+            rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    if len(rows) < 3 or rows[0] != ["word", "meaning", "defined in"]:
+        raise GlossaryError(
+            f"docs/{NOTATION_PAGE}: the Words table needs the columns word | meaning | defined in"
+        )
+    words = []
+    folder = PurePosixPath(NOTATION_PAGE).parent
+    for forms, meaning, where in rows[2:]:
+        link = _LINK.match(where)
+        if link is None:
+            raise GlossaryError(f"docs/{NOTATION_PAGE}: '{forms}' needs a link to its page")
+        if _MARKUP.search(meaning):
+            raise GlossaryError(
+                f"docs/{NOTATION_PAGE}: the meaning of '{forms}' becomes a tooltip, so it must be"
+                " plain text (Unicode for math, no Markdown)"
+            )
+        page = posixpath.normpath(folder / link.group("href"))
+        words.append(Word(tuple(f.strip() for f in forms.split(",")), meaning, page))
+    return words
+
+
+def glossary_markdown(words: list[Word]) -> str:
+    """The contents of ``includes/glossary.md``: one abbreviation per spelling."""
+    # No comment line saying it is generated: it would be appended to every page's HTML.
+    # includes/README.md says so, and the build fails on a hand edit.
+    out = []
+    for word in words:
+        out += [f"*[{spelling}]: {word.meaning}" for spelling in word.spellings]
+    return "\n".join(out) + "\n"
+
+
+def glossary(words: list[Word]) -> dict[str, str]:
+    """``{spelling: meaning}``, as the abbr extension reads the generated file."""
+    return {s: w.meaning for w in words for s in w.spellings}
+
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
+_TARGET = re.compile(r"\]\([^)]*\)")
+_TAG = re.compile(r"<[^>]+>")
+
+
+def prose(path: Path) -> str:
+    """The text of a page a reader reads as prose: Markdown without front matter, code, math,
+    comments, tags and link targets. A notebook (``.py``) is read whole: its prose is in
+    comments and in the strings it prints, and identifiers (``pl.adam_step``) never match a
+    word, since ``_`` counts as a letter of the word around it."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".md":
+        return text
+    body, _ = get_data(text)
+    kept, fence = [], ""
+    for line in _COMMENT.sub("", body).splitlines():
+        m = _FENCE.match(line)
+        if fence:
+            if m and m.group(1).startswith(fence) and not line.strip()[len(m.group(1)) :]:
+                fence = ""
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        kept.append(line)
+    text = "\n".join(kept)
+    for pattern in (_INLINE_CODE, _MATH, _TARGET, _TAG):
+        text = pattern.sub(" ", text)
+    return text
+
+
+def _uses(word: Word, text: str) -> bool:
+    return any(re.search(rf"\b{re.escape(f)}\b", text, re.I) for f in word.forms)
+
+
+def _defines(word: Word, text: str) -> bool:
+    return any(re.search(rf"\*\*{re.escape(f)}\*\*", text, re.I) for f in word.forms)
+
+
+def check(docs_dir: Path, nav: Any, glossary_file: Path) -> list[Word]:
+    """Raise GlossaryError unless the table, the glossary file and the pages agree."""
+    from sitekit.concepts import nav_pages
+
+    words = read_words((docs_dir / NOTATION_PAGE).read_text(encoding="utf-8"))
+    problems = []
+    expected = glossary_markdown(words)
+    if not glossary_file.is_file() or glossary_file.read_text(encoding="utf-8") != expected:
+        problems.append(
+            f"{GLOSSARY_FILE} is not the one the Words table of docs/{NOTATION_PAGE} generates:"
+            " run `.venv/bin/python tools/sitekit/glossary.py`"
+        )
+    pages = [p for _, p in nav_pages(nav) if p not in NOT_SCANNED and (docs_dir / p).is_file()]
+    texts = {p: prose(docs_dir / p) for p in pages}
+    for word in words:
+        name = word.forms[0]
+        first = next((p for p in pages if _uses(word, texts[p])), None)
+        if word.page not in texts:
+            problems.append(f"'{name}': its page docs/{word.page} is not in the nav")
+        elif first != word.page:
+            problems.append(
+                f"'{name}' is first used on docs/{first}, but defined on docs/{word.page}:"
+                f" define it on the first page that uses it, and name that page in the Words"
+                f" table of docs/{NOTATION_PAGE}"
+            )
+        elif not _defines(word, texts[word.page]):
+            problems.append(
+                f"'{name}': docs/{word.page} uses it first but does not define it; write the"
+                f" definition sentence with the word in bold, **{name}**"
+            )
+    if problems:
+        raise GlossaryError("glossary:\n  " + "\n  ".join(problems))
+    return words
+
+
+def without_own_tooltips(page_html: str, words: list[Word], page: str) -> str:
+    """The defining page states the meaning in its own words: no tooltip there, so that a page
+    about tokens is not dotted under every "token"."""
+    spellings = {s for w in words if w.page == page for s in w.spellings}
+    if not spellings:
+        return page_html
+
+    def unwrap(m: re.Match[str]) -> str:
+        return m.group(2) if html.unescape(m.group(2)) in spellings else m.group(0)
+
+    return re.sub(r'<abbr title="([^"]*)">([^<]*)</abbr>', unwrap, page_html)
+
+
+# --- Notebook pages: the same tooltips, added to their HTML ---------------------------------------
+
+_SKIP = {"pre", "code", "script", "style", "abbr", "svg", "math", "textarea", "title", "kbd"}
+_PART = re.compile(r"(<!--.*?-->|<[^>]+>)", re.S)
+_NAME = re.compile(r"</?\s*([a-zA-Z][\w-]*)")
+
+
+def abbreviate_html(page_html: str, terms: dict[str, str]) -> str:
+    """Wrap each spelling of ``terms`` in ``<abbr title="...">`` in the text of ``page_html``,
+    as the abbr extension does for Markdown pages: whole words, case as written, never inside
+    code, math (KaTeX's spans, by class) or an existing ``<abbr>``."""
+    if not terms:
+        return page_html
+    pattern = re.compile(
+        r"\b(?:" + "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)) + r")\b"
+    )
+    out: list[str] = []
+    stack: list[tuple[str, bool]] = []  # (tag, skipped) of open elements
+
+    def skipped() -> bool:
+        return any(s for _, s in stack)
+
+    def wrap(m: re.Match[str]) -> str:
+        return f'<abbr title="{html.escape(terms[m.group(0)])}">{m.group(0)}</abbr>'
+
+    for part in _PART.split(page_html):
+        if not part:
+            continue
+        if part.startswith("<!--") or not part.startswith("<"):
+            if part.startswith("<") or skipped():
+                out.append(part)
+            else:
+                out.append(pattern.sub(wrap, part))
+            continue
+        out.append(part)
+        name_match = _NAME.match(part)
+        if name_match is None:
+            continue
+        name = name_match.group(1).lower()
+        if part.startswith("</"):
+            for i in range(len(stack) - 1, -1, -1):
+                if stack[i][0] == name:
+                    del stack[i:]
+                    break
+        elif not part.endswith("/>") and name not in _VOID:
+            math = re.search(r'class="[^"]*\bkatex\b', part) is not None
+            stack.append((name, name in _SKIP or math))
+    return "".join(out)
+
+
+_VOID = {
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+    "track", "wbr",
+}  # fmt: skip
+
+
+def main() -> None:
+    docs = ROOT / "docs"
+    words = read_words((docs / NOTATION_PAGE).read_text(encoding="utf-8"))
+    target = ROOT / GLOSSARY_FILE
+    target.parent.mkdir(exist_ok=True)
+    target.write_text(glossary_markdown(words), encoding="utf-8")
+    print(f"wrote {GLOSSARY_FILE}: {len(words)} words")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT / "tools"))
+    main()
