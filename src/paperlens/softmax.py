@@ -3,7 +3,7 @@ r"""Softmax, its Jacobian and its backward pass.
 The attention weights of *Attention Is All You Need* (Vaswani et al., 2017,
 https://arxiv.org/abs/1706.03762) are a softmax over the keys:
 
-$$w_i = \mathrm{softmax}(s)_i = \frac{e^{s_i}}{\sum_j e^{s_j}}, \qquad
+$$w_i = \mathrm{softmax}(s)_i = \frac{e^{s_i}}{\sum_l e^{s_l}}, \qquad
 \frac{\partial w_i}{\partial s_j} = w_i(\delta_{ij} - w_j),$$
 
 with $s$ the scores and $w$ the weights, as on the site's pages (its notation page lists both).
@@ -21,7 +21,7 @@ from paperlens._checks import FloatArray, as_real_array, require_finite
 
 
 def softmax(x: ArrayLike, *, axis: int = -1) -> FloatArray:
-    r"""Softmax along one axis: the weights $w_i = e^{x_i} / \sum_j e^{x_j}$ of the scores x.
+    r"""Softmax along one axis: the weights $w_i = e^{s_i} / \sum_l e^{s_l}$ of the scores s.
 
     Numerically stable: no overflow for scores of 1e4 in float32 or 1e300 in float64.
 

@@ -131,7 +131,7 @@ def sample_variance_stderr(samples: ArrayLike) -> float:
         >>> import numpy as np
         >>> from paperlens import sample_scores, sample_variance_stderr
         >>> s = sample_scores(64, 20_000, rng=np.random.default_rng(0))
-        >>> se = sample_variance_stderr(s)  # theory: sqrt((2 * 64**2 + 6 * 64) / 20_000) = 0.67
+        >>> se = sample_variance_stderr(s)  # theory: sqrt((2 * 64**2 + 6 * 64) / 20_000) = 0.65
         >>> round(se, 1)
         0.7
         >>> bool(abs(np.var(s, ddof=1) - 64) < 4 * se)
