@@ -32,11 +32,9 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from sitekit.paths import engine
+from sitekit.paths import ROOT, engine
 
-ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 NAMES = [
     "Prescott", "Core2", "Nehalem", "Sandybridge", "Haswell", "Zen", "SkylakeX", "Cooperlake",

@@ -20,8 +20,8 @@ from typing import Any
 import yaml
 
 from sitekit.frontmatter import get_data
+from sitekit.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 KEYS = ("introduces", "uses", "feeds")
 
 

@@ -21,10 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sitekit.paths import ROOT
-
-# A wheel's zip timestamps cannot be before 1980; used when the build does not set one.
-DEFAULT_EPOCH = "315532800"
+from sitekit.paths import BUILD_ENV, ROOT
 
 
 def _pyproject() -> dict[str, Any]:
@@ -38,11 +35,11 @@ def wheel_name() -> str:
 
 @contextlib.contextmanager
 def _source_date_epoch() -> Iterator[None]:
-    """``SOURCE_DATE_EPOCH`` set for the backend when the build did not set it."""
+    """``SOURCE_DATE_EPOCH`` set for the backend, to the build's (``BUILD_ENV``), when unset."""
     if "SOURCE_DATE_EPOCH" in os.environ:
         yield
         return
-    os.environ["SOURCE_DATE_EPOCH"] = DEFAULT_EPOCH
+    os.environ["SOURCE_DATE_EPOCH"] = BUILD_ENV["SOURCE_DATE_EPOCH"]
     try:
         yield
     finally:
