@@ -105,7 +105,7 @@ def check_order(declarations: list[Declaration]) -> dict[str, str]:
 def read_config(config_file: Path = ROOT / "mkdocs.yml") -> dict[str, Any]:
     """``mkdocs.yml`` as plain data (its ``!ENV`` and ``!!python`` tags read as None)."""
 
-    class _Loader(yaml.SafeLoader):
+    class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # yaml: no stubs
         pass
 
     _Loader.add_multi_constructor("", lambda loader, suffix, node: None)

@@ -144,7 +144,7 @@ def sitekit_sources(sources: list[Path], package_dir: Path | None = None) -> lis
     other sitekit modules, sorted; read from ``package_dir`` (default ``PACKAGE_DIR``)."""
     package_dir = PACKAGE_DIR if package_dir is None else package_dir
     found: set[Path] = set()
-    todo = [(path, None) for path in sources]
+    todo: list[tuple[Path, str | None]] = [(path, None) for path in sources]
     while todo:
         path, package = todo.pop()
         for name in _sitekit_imports(path.read_text(), str(path), package):
@@ -241,14 +241,14 @@ def render_all(
         if failures:
             lines = [f"figure script {f['script']} failed:\n{f['error']}" for f in failures]
             raise FigureError("\n".join(lines))
-    out = {
+    rendered = {
         f.site_path: Rendered(
             (cache_dir / f"{keys[f]}.svg").read_bytes(),
             (cache_dir / f"{keys[f]}.alt").read_text(encoding="utf-8"),
         )
         for f in figures
     }
-    return out, len(stale)
+    return rendered, len(stale)
 
 
 IMG = re.compile(r"<img\b[^>]*>")

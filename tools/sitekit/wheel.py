@@ -52,7 +52,7 @@ def build_wheel() -> bytes:
     with tempfile.TemporaryDirectory(prefix="paperlens-wheel-") as out:
         # PEP 517: hooks run with the source tree as the working directory.
         with contextlib.chdir(ROOT), _source_date_epoch():
-            name = backend.build_wheel(out)
+            name: str = backend.build_wheel(out)
         if name != wheel_name():
             raise RuntimeError(f"expected {wheel_name()}, the backend built {name}")
         return (Path(out) / name).read_bytes()
