@@ -12,6 +12,8 @@ WITH_TORCH ?= 0
 comma  := ,
 EXTRAS := test,docs$(if $(filter 1,$(WITH_TORCH)),$(comma)torch,)
 
+# The environment of a reproducible build; Python callers take the same from
+# sitekit.paths.BUILD_ENV (tests/tools/test_build_env.py checks the two agree).
 export NO_MKDOCS_2_WARNING := 1
 export DISABLE_MKDOCS_2_WARNING := true
 export SOURCE_DATE_EPOCH ?= 1767225600
@@ -21,10 +23,12 @@ export PYTHONHASHSEED := 0
 
 all: test
 
-$(BIN)/.installed-$(WITH_TORCH): pyproject.toml requirements.lock
+# Two editable installs: the library (pyproject.toml) and the build machinery, sitekit
+# (tools/pyproject.toml), so that everything imports both without touching sys.path.
+$(BIN)/.installed-$(WITH_TORCH): pyproject.toml tools/pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
-	$(BIN)/python -m pip install --quiet -c requirements.lock -e ".[$(EXTRAS)]"
+	$(BIN)/python -m pip install --quiet -c requirements.lock -e ".[$(EXTRAS)]" -e ./tools
 	touch $@
 
 node_modules/.installed: package.json package-lock.json

@@ -1,8 +1,6 @@
 """Sybil runs every code block of every page (docs/) and every docstring example (src/)."""
 
-import sys
 from doctest import ELLIPSIS, NORMALIZE_WHITESPACE
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -10,9 +8,7 @@ from sybil import Sybil
 from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
 from sybil.parsers.rest import DocTestParser
 
-sys.path.insert(0, str(Path(__file__).parent / "tools"))
-
-from sitekit.sybil_parsers import PythonBlockParser  # noqa: E402
+from sitekit.sybil_parsers import PythonBlockParser
 
 FLAGS = ELLIPSIS | NORMALIZE_WHITESPACE
 

@@ -38,13 +38,10 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-
-from sitekit import browser  # noqa: E402
+from sitekit import browser
+from sitekit.paths import ROOT, build_env, engine
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
-ENGINE = Path(sys.executable).with_name("properdocs")  # as sitekit.paths.ENGINE
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 GOALS = {
     ("performance", "desktop"): 0.95,
@@ -61,11 +58,10 @@ SHARED_PREFIXES = ("/assets/", "/search/")
 
 
 def build(out: Path) -> None:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true")
     subprocess.run(
-        [str(ENGINE), "build", "--strict", "-f", "mkdocs.yml", "-d", str(out)],
+        [engine(), "build", "--strict", "-f", "mkdocs.yml", "-d", str(out)],
         cwd=ROOT,
-        env=env,
+        env=build_env(),
         check=True,
     )
 

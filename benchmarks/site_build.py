@@ -20,8 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-ENGINE = Path(sys.executable).with_name("properdocs")  # as sitekit.paths.ENGINE
+from sitekit.paths import ROOT, build_env, engine
+
 PAGE = "docs/contributing/sample-page.md"
 FIGURE = "figures/contributing/sample-page/softmax-two-scores.py"
 
@@ -58,7 +58,7 @@ def bare_config(repo: Path) -> Path:
 def build(
     repo: Path, env: dict[str, str], config: str = "mkdocs.yml", strict: bool = True
 ) -> float:  # noqa: E501
-    args = [str(ENGINE), "build", "-f", config, "-d", str(repo / "site")]
+    args = [engine(), "build", "-f", config, "-d", str(repo / "site")]
     if strict:
         args.append("--strict")
     start = time.perf_counter()
@@ -93,11 +93,12 @@ def main() -> None:
         repo, cache = Path(tmp) / "repo", Path(tmp) / "cache"
         scratch_copy(repo)
         bare = bare_config(repo)
-        env = dict(
-            os.environ,
+        # The copy builds with its own sitekit and paperlens, not the checkout's editable
+        # installs (whose ROOT is the checkout): PYTHONPATH comes before site-packages.
+        env = build_env(os.environ)
+        env.update(
             PAPERLENS_CACHE_DIR=str(cache),
-            NO_MKDOCS_2_WARNING="1",
-            DISABLE_MKDOCS_2_WARNING="true",
+            PYTHONPATH=os.pathsep.join([str(repo / "tools"), str(repo / "src")]),
         )
         for run in range(args.runs):
             times["bare"].append(build(repo, env, bare.name, strict=False))

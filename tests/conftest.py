@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from sitekit import paths
-
-ROOT = Path(__file__).resolve().parents[1]
+from sitekit.paths import ROOT
 
 _BUILD = pytest.StashKey[tuple[Path, str | None]]()
 SITE_PAGES = pytest.StashKey[list[str]]()  # the pages, in the order the browser tests visit them
@@ -36,18 +35,11 @@ def built_site(config: pytest.Config) -> tuple[Path, str | None]:
         config.stash[_BUILD] = (Path(os.environ["PAPERLENS_SITE"]).resolve(), None)
     if _BUILD not in config.stash:
         out = Path(tempfile.mkdtemp(prefix="paperlens-site-"))
-        env = dict(
-            os.environ,
-            NO_MKDOCS_2_WARNING="1",
-            DISABLE_MKDOCS_2_WARNING="true",
-            # The environment of a reproducible build, as the Makefile sets it.
-            SOURCE_DATE_EPOCH=os.environ.get("SOURCE_DATE_EPOCH", "1767225600"),
-            PYTHONHASHSEED="0",
-        )
         result = subprocess.run(
             [paths.engine(), "build", "--strict", "-f", "mkdocs.yml", "-d", str(out)],
             cwd=ROOT,
-            env=env,
+            # The environment of a reproducible build, as the Makefile sets it.
+            env=paths.build_env(),
             capture_output=True,
             text=True,
         )

@@ -32,11 +32,9 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from sitekit.paths import engine
+from sitekit.paths import ROOT, engine
 
-ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 NAMES = [
     "Prescott", "Core2", "Nehalem", "Sandybridge", "Haswell", "Zen", "SkylakeX", "Cooperlake",
@@ -159,7 +157,9 @@ def table(configs: list[Config]) -> tuple[str, bool]:
         if key in configs[0].results:
             row = ["page examples (pytest docs)" if key == "pages" else "cold make site (strict)"]
             for c in configs:
-                passed, detail, seconds = c.results[key]  # type: ignore[misc]
+                result = c.results[key]
+                assert isinstance(result, tuple)
+                passed, detail, seconds = result
                 ok &= bool(passed)
                 summary = detail if key == "pages" else ("ok" if passed else f"FAIL {detail}")
                 row.append(f"{summary} ({seconds:.0f} s)")

@@ -16,8 +16,8 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from sitekit import browser
+from sitekit.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 PALETTES = {"light": "default", "dark": "slate"}
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import logging
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -20,20 +19,18 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import sitekit.answers  # noqa: E402
-import sitekit.cards  # noqa: E402
-import sitekit.concepts  # noqa: E402
-import sitekit.copy_code  # noqa: E402
-import sitekit.figures  # noqa: E402
-import sitekit.frontmatter  # noqa: E402
-import sitekit.glossary  # noqa: E402
-import sitekit.katex  # noqa: E402
-import sitekit.notebooks  # noqa: E402
-import sitekit.page_notebooks  # noqa: E402
-import sitekit.paths  # noqa: E402
-import sitekit.wheel  # noqa: E402
+import sitekit.answers
+import sitekit.cards
+import sitekit.concepts
+import sitekit.copy_code
+import sitekit.figures
+import sitekit.frontmatter
+import sitekit.glossary
+import sitekit.katex
+import sitekit.notebooks
+import sitekit.page_notebooks
+import sitekit.paths
+import sitekit.wheel
 
 log = logging.getLogger("mkdocs.plugins.paperlens")
 _state: dict[str, Any] = {}

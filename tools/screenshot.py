@@ -13,8 +13,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from sitekit import browser
-
-ROOT = Path(__file__).resolve().parent.parent
+from sitekit.paths import ROOT
 
 
 def main() -> None:

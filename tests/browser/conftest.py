@@ -6,13 +6,12 @@ Without Chromium these tests skip and say how to install it; with PAPERLENS_REQU
 
 import json
 import os
-from pathlib import Path
 
 import pytest
 
 from sitekit import browser as sb
+from sitekit.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 REQUIRED = os.environ.get("PAPERLENS_REQUIRE_BROWSER") == "1"
 

@@ -8,14 +8,13 @@ numbers. Inside math, no symbol may be set to a typed value (``$d_k = 256$``).
 """
 
 import re
-from pathlib import Path
 
 import jupytext
 import pytest
 
 from sitekit import notebooks
+from sitekit.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted(
     p
     for p in (ROOT / "docs").rglob("*.py")

@@ -1,15 +1,14 @@
 """Every Python fence a reader sees runs: nothing on a page is silently untested."""
 
 import re
-from pathlib import Path
 
 import pytest
 from sybil import Document
 from sybil.parsers.markdown import SkipParser
 
+from sitekit.paths import ROOT
 from sitekit.sybil_parsers import PythonBlockParser
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
 FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$", re.MULTILINE)
 # Spellings of Python that Sybil would not run.

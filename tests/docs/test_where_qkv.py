@@ -1,12 +1,10 @@
 """The toy sentence of "Where Q, K and V come from" is the one its figure draws."""
 
-from pathlib import Path
-
 import numpy as np
 
 from sitekit import answers, render
+from sitekit.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "walkthrough" / "where-qkv-come-from.md"
 FIGURE = ROOT / "figures" / "walkthrough" / "where-qkv-come-from" / "weights.py"
 

@@ -7,9 +7,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from sitekit import cards, concepts, figures, notebooks
-from sitekit.paths import page_url
+from sitekit.paths import ROOT, page_url
 
-ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 GENERATED = {"404.html"}  # pages the theme adds that have no source
 

@@ -16,10 +16,9 @@ import nbformat
 import pytest
 from packaging.requirements import Requirement
 from sitekit import cards, page_notebooks
-from sitekit.paths import page_url
+from sitekit.paths import ROOT, page_url
 from sitekit.wheel import wheel_name
 
-ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 CARD_LINE = re.compile(r'^[ \t]*\?\?\? question "', re.MULTILINE)
 

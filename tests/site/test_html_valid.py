@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from sitekit.paths import ROOT
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 REQUIRED = os.environ.get("PAPERLENS_REQUIRE_HTML_CHECK") == "1"
 

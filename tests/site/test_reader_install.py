@@ -24,7 +24,7 @@ import pytest
 from sitekit import page_notebooks
 from sitekit.wheel import wheel_name
 
-ROOT = Path(__file__).resolve().parents[2]
+from sitekit.paths import ROOT
 HOME_PAGE = ROOT / "docs" / "index.md"
 KERNEL = "paperlens-reader"
 # The line on the home page that installs the site's wheel (inside a ```bash block).

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from sitekit.paths import ROOT, build_env
 
 
 def offline_namespace_available() -> bool:
@@ -38,7 +38,7 @@ def test_a_cold_offline_build_is_byte_identical_to_the_session_build(site, tmp_p
     env = dict(
         os.environ,
         PAPERLENS_CACHE_DIR=str(tmp_path / "cache"),
-        SOURCE_DATE_EPOCH=os.environ.get("SOURCE_DATE_EPOCH", "1767225600"),
+        SOURCE_DATE_EPOCH=build_env()["SOURCE_DATE_EPOCH"],
     )
     # The Jupyter kernel that executes the notebooks talks to the build over loopback.
     script = f"ip link set lo up && exec make --no-print-directory site SITE_DIR={out}"

@@ -3,13 +3,12 @@
 import json
 import re
 from html import unescape
-from pathlib import Path
 
 import pytest
 
 from sitekit import answers, page_notebooks
+from sitekit.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 SELF_TEST = ROOT / "docs" / "foundations" / "self-test.md"
 
 PAGE = """# Q

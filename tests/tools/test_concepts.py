@@ -1,12 +1,9 @@
 """Concepts in order: a page may only use what an earlier page introduced."""
 
-from pathlib import Path
-
 import pytest
 
 from sitekit import concepts
-
-ROOT = Path(__file__).resolve().parents[2]
+from sitekit.paths import ROOT
 
 
 def decl(page, introduces=(), uses=()):

@@ -1,5 +1,6 @@
 """Build-time figures: rendered in a fresh process, cached by content, byte-identical."""
 
+import shutil
 import textwrap
 
 import pytest
@@ -158,3 +159,33 @@ def test_alt_text_that_depends_on_the_layout_is_refused(tmp_path):
     bad = write(tmp_path, "layout.py", source)
     with pytest.raises(figures.FigureError, match="must not depend on the layout"):
         figures.render_all([bad], cache_dir=tmp_path / "cache")
+
+
+def test_the_key_covers_the_sitekit_modules_a_script_imports():
+    """Read from the script's imports, directly and through other sitekit modules."""
+    script = figures.FIGURES_DIR / "foundations" / "prerequisite-map" / "map.py"
+    fig = figures.Figure(script)
+    names = {p.name for p in figures.sitekit_sources([fig.script, *fig.helper_paths()])}
+    # map.py imports sitekit.concepts, which imports sitekit.frontmatter
+    assert {"__init__.py", "concepts.py", "figstyle.py", "frontmatter.py"} <= names
+    assert "cards.py" not in names
+
+
+def test_editing_a_sitekit_module_a_script_imports_renders_it_again(tmp_path, monkeypatch):
+    """On a copy of the package, so the checkout's sitekit is never touched."""
+    package = tmp_path / "sitekit"
+    shutil.copytree(figures.PACKAGE_DIR, package, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(figures, "PACKAGE_DIR", package)
+    monkeypatch.setattr(figures, "RENDERER", package / "render.py")
+    fig = write(
+        tmp_path,
+        "line.py",
+        GOOD.replace("import paperlens as pl", "import paperlens as pl\nimport sitekit.concepts"),
+    )
+    cache = tmp_path / "cache"
+    assert figures.render_all([fig], cache_dir=cache)[1] == 1
+    (package / "cards.py").write_text((package / "cards.py").read_text() + "\n# edited\n")
+    assert figures.render_all([fig], cache_dir=cache)[1] == 0  # not imported: still cached
+    edited = package / "frontmatter.py"  # imported through sitekit.concepts
+    edited.write_text(edited.read_text() + "\n# edited\n")
+    assert figures.render_all([fig], cache_dir=cache)[1] == 1

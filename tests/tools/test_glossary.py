@@ -1,12 +1,9 @@
 """The glossary: generated from the notation page's Words table, defined at first use."""
 
-from pathlib import Path
-
 import pytest
 
 from sitekit import concepts, glossary
-
-ROOT = Path(__file__).resolve().parents[2]
+from sitekit.paths import ROOT
 
 TABLE = """# Notation
 

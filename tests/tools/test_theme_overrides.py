@@ -14,7 +14,8 @@ from pathlib import Path
 import material
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from sitekit.paths import ROOT
+
 OVERRIDES = ROOT / "overrides"
 THEME = Path(material.__file__).parent / "templates"
 HEADER = re.compile(r"\A\{#-\n.*?\n-#\}\n", re.S)

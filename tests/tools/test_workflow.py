@@ -15,7 +15,8 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from sitekit.paths import ROOT
+
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 PAGES = ROOT / ".github" / "workflows" / "pages.yml"
 README = (ROOT / "README.md").read_text()

@@ -74,7 +74,7 @@ def page_namespace(path: Path) -> dict[str, Any]:
 
     from sitekit.sybil_parsers import PythonBlockParser
 
-    parsers = [
+    parsers: list[Any] = [
         PythonBlockParser(doctest_optionflags=ELLIPSIS | NORMALIZE_WHITESPACE),
         SkipParser(),
         ClearNamespaceParser(),

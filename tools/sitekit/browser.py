@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ _COMPRESSIBLE = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".map"
 class _GzipHandler(_QuietHandler):
     """Serves text files gzip-compressed when the client accepts it, as a static host does."""
 
-    def send_head(self) -> io.BufferedIOBase | io.BytesIO | None:  # type: ignore[override]
+    def send_head(self) -> BinaryIO | io.BytesIO | None:
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             if not self.path.split("?")[0].endswith("/"):

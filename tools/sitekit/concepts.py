@@ -20,8 +20,8 @@ from typing import Any
 import yaml
 
 from sitekit.frontmatter import get_data
+from sitekit.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 KEYS = ("introduces", "uses", "feeds")
 
 
@@ -105,7 +105,7 @@ def check_order(declarations: list[Declaration]) -> dict[str, str]:
 def read_config(config_file: Path = ROOT / "mkdocs.yml") -> dict[str, Any]:
     """``mkdocs.yml`` as plain data (its ``!ENV`` and ``!!python`` tags read as None)."""
 
-    class _Loader(yaml.SafeLoader):
+    class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # yaml: no stubs
         pass
 
     _Loader.add_multi_constructor("", lambda loader, suffix, node: None)

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import Any
 
 import matplotlib
 import matplotlib.pyplot as plt
+from cycler import cycler
 from matplotlib.figure import Figure
 
 # Okabe–Ito palette.
@@ -74,7 +76,7 @@ def apply(style: Style = LIGHT) -> None:
             "axes.labelsize": 11,
             "axes.spines.top": False,
             "axes.spines.right": False,
-            "axes.prop_cycle": matplotlib.cycler(color=CYCLE),
+            "axes.prop_cycle": cycler(color=CYCLE),
             "axes.edgecolor": "#333333",
             "axes.labelcolor": style.foreground,
             "xtick.color": "#333333",
@@ -94,12 +96,17 @@ def new_figure(
     *,
     height: float = 3.2,
     layout: Layout = WIDE,
-    **kwargs: object,
+    **kwargs: Any,
 ) -> tuple[Figure, object]:
     """A figure of the layout's width and its axes (as ``plt.subplots`` returns them)."""
-    return plt.subplots(  # type: ignore[no-any-return]
-        nrows, ncols, figsize=(layout.width, height), layout="constrained", **kwargs
+    fig, axes = plt.subplots(
+        nrows,
+        ncols,
+        figsize=(layout.width, height),
+        layout="constrained",
+        **kwargs,
     )
+    return fig, axes
 
 
 def to_svg(fig: Figure) -> bytes:

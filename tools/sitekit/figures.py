@@ -8,7 +8,9 @@ fills in the alt text. A script may list extra inputs in a module-level ``DEPEND
 relative to the repository root). Rendered SVGs are cached under ``.cache/figures/`` by a hash
 of everything that can change them, so an unchanged figure is never rendered twice. Helpers
 shared by a section's figures live in ``figures/<section>/_name.py``; scripts import them as
-``from _name import ...`` and a change to them re-renders the section's figures.
+``from _name import ...`` and a change to them re-renders the section's figures. So does a
+change to any ``sitekit`` module a script or its helpers import, directly or through another
+``sitekit`` module: the key reads those imports from the source (``sitekit_sources``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ import ast
 import hashlib
 import html
 import json
-import os
 import posixpath
 import re
 import subprocess
@@ -27,14 +28,16 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from sitekit.paths import blas_config, cache_root
+from sitekit.paths import ROOT, blas_config, cache_root
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
+# This package's folder: the sitekit modules a figure imports are read from here.
+PACKAGE_DIR = Path(__file__).resolve().parent
 FIGURES_DIR = ROOT / "figures"
 CACHE_DIR = cache_root() / "figures"
-# Inputs shared by every figure: the library and the figure style.
-SHARED_INPUTS = ("src/paperlens/**/*.py", "tools/sitekit/figstyle.py", "tools/sitekit/render.py")
+# Inputs shared by every figure: the library, and the renderer that runs every script (with the
+# sitekit modules it imports, figstyle among them; see ``sitekit_sources``).
+SHARED_INPUTS = ("src/paperlens/**/*.py",)
+RENDERER = PACKAGE_DIR / "render.py"
 
 
 class FigureError(Exception):
@@ -66,10 +69,13 @@ class Figure:
             return f"figures/{self.script.stem}.svg"
         return "figures/" + self.script.relative_to(FIGURES_DIR).with_suffix(".svg").as_posix()
 
+    def helper_paths(self) -> list[Path]:
+        """The section's shared helpers, ``figures/<section>/_*.py``."""
+        return sorted(self.script.resolve().parent.parent.glob("_*.py"))
+
     def helpers(self) -> str:
-        """The source of the section's shared helpers, ``figures/<section>/_*.py``."""
-        folder = self.script.resolve().parent.parent
-        return "".join(path.read_text() for path in sorted(folder.glob("_*.py")))
+        """The source of the section's shared helpers."""
+        return "".join(path.read_text() for path in self.helper_paths())
 
     def depends_on(self) -> list[str]:
         tree = ast.parse(self.script.read_text(), filename=str(self.script))
@@ -92,6 +98,77 @@ def discover() -> list[Figure]:
     return [Figure(p) for p in sorted(scripts)]
 
 
+def _module_file(name: str, package_dir: Path) -> Path | None:
+    """The source file of the sitekit module ``name`` (``sitekit`` or ``sitekit.x``), if any."""
+    parts = name.split(".")[1:]
+    base = package_dir.joinpath(*parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if parts and candidate.is_file():
+            return candidate
+    init = package_dir / "__init__.py"
+    return init if not parts and init.is_file() else None
+
+
+def _sitekit_imports(source: str, filename: str, package: str | None) -> set[str]:
+    """The sitekit modules ``source`` imports, anywhere in it: ``import sitekit.x``, ``from
+    sitekit import x``, ``from sitekit.x import y`` and, inside the package, relative imports.
+    Every one implies ``sitekit`` itself (its ``__init__``)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source, filename=filename)):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names if a.name.split(".")[0] == "sitekit")
+            continue
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        module = node.module or ""
+        if node.level:
+            if package is None:
+                continue
+            base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+            module = ".".join(base + ([module] if module else []))
+        if module.split(".")[0] != "sitekit":
+            continue
+        names.add(module)
+        # ``from sitekit import figstyle`` names a module; ``from sitekit.x import f`` does not,
+        # and a name that is no module file is simply not found below.
+        names.update(f"{module}.{a.name}" for a in node.names)
+    closed = set(names)
+    for name in names:
+        parts = name.split(".")
+        closed.update(".".join(parts[:i]) for i in range(1, len(parts)))
+    return closed
+
+
+def sitekit_sources(sources: list[Path], package_dir: Path | None = None) -> list[Path]:
+    """Every sitekit module file that the Python files ``sources`` import, directly or through
+    other sitekit modules, sorted; read from ``package_dir`` (default ``PACKAGE_DIR``)."""
+    package_dir = PACKAGE_DIR if package_dir is None else package_dir
+    found: set[Path] = set()
+    todo: list[tuple[Path, str | None]] = [(path, None) for path in sources]
+    while todo:
+        path, package = todo.pop()
+        for name in _sitekit_imports(path.read_text(), str(path), package):
+            module = _module_file(name, package_dir)
+            if module is not None and module not in found:
+                found.add(module)
+                is_init = module.name == "__init__.py"
+                todo.append((module, name if is_init else name.rpartition(".")[0]))
+    return sorted(found)
+
+
+def hash_sitekit(sources: list[Path], package_dir: Path | None = None) -> str:
+    """A hash of the sitekit modules ``sources`` import, and of those ``sources`` that are
+    sitekit modules themselves."""
+    package_dir = PACKAGE_DIR if package_dir is None else package_dir
+    own = {path for path in sources if path.is_relative_to(package_dir)}
+    digest = hashlib.sha256()
+    for path in sorted(own.union(sitekit_sources(sources, package_dir))):
+        digest.update(path.relative_to(package_dir).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def hash_files(patterns: list[str] | tuple[str, ...]) -> str:
     digest = hashlib.sha256()
     for pattern in patterns:
@@ -102,6 +179,11 @@ def hash_files(patterns: list[str] | tuple[str, ...]) -> str:
     return digest.hexdigest()
 
 
+def shared_key() -> str:
+    """The part of every figure's key that no script chooses: the library and the renderer."""
+    return hash_files(SHARED_INPUTS) + hash_sitekit([RENDERER])
+
+
 def cache_key(figure: Figure, shared: str, blas: str = "") -> str:
     digest = hashlib.sha256()
     for part in (
@@ -110,6 +192,8 @@ def cache_key(figure: Figure, shared: str, blas: str = "") -> str:
         figure.script.read_text(),
         hash_files(figure.depends_on()),
         figure.helpers(),
+        # The sitekit modules the script and its helpers import (and those they import).
+        hash_sitekit([figure.script, *figure.helper_paths()]),
         # The versions, read from the installed metadata: importing matplotlib costs 0.3 s.
         metadata.version("matplotlib"),
         metadata.version("numpy"),
@@ -129,7 +213,7 @@ def render_all(
     seen), split over ``jobs`` processes.
     """
     figures = discover() if figures is None else figures
-    shared = hash_files(SHARED_INPUTS)
+    shared = shared_key()
     blas = blas_config()
     keys = {f: cache_key(f, shared, blas) for f in figures}
     stale = [
@@ -140,15 +224,12 @@ def render_all(
     if stale:
         cache_dir.mkdir(parents=True, exist_ok=True)
         batches = [stale[i::jobs] for i in range(min(jobs, len(stale)))]
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE.parent), str(ROOT / "src")]))
         procs = []
         for batch in batches:
             args = [sys.executable, "-m", "sitekit.render"]
             for f in batch:
                 args += [str(f.script), str(cache_dir / f"{keys[f]}.svg")]
-            procs.append(
-                subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
-            )
+            procs.append(subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, text=True))
         failures = []
         for proc in procs:
             out, _ = proc.communicate()
@@ -160,14 +241,14 @@ def render_all(
         if failures:
             lines = [f"figure script {f['script']} failed:\n{f['error']}" for f in failures]
             raise FigureError("\n".join(lines))
-    out = {
+    rendered = {
         f.site_path: Rendered(
             (cache_dir / f"{keys[f]}.svg").read_bytes(),
             (cache_dir / f"{keys[f]}.alt").read_text(encoding="utf-8"),
         )
         for f in figures
     }
-    return out, len(stale)
+    return rendered, len(stale)
 
 
 IMG = re.compile(r"<img\b[^>]*>")

@@ -27,14 +27,13 @@ from __future__ import annotations
 import html
 import posixpath
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from mkdocs.utils.meta import get_data
+from sitekit.frontmatter import get_data
+from sitekit.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 NOTATION_PAGE = "reference/notation.md"
 GLOSSARY_FILE = "includes/glossary.md"
 HEADING = "## Words"
@@ -268,5 +267,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT / "tools"))
     main()

@@ -15,10 +15,9 @@ import re
 import subprocess
 from pathlib import Path
 
-from sitekit.paths import cache_root
+from sitekit.paths import ROOT, cache_root
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
 KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
 CACHE_FILE = cache_root() / "katex.json"
 

@@ -53,7 +53,8 @@ def to_ipynb(source: str, *, page: str, site_url: str) -> bytes:
         cell.id = f"cell-{number:03d}"  # jupytext draws random ids; builds must be identical
         if cell.cell_type == "markdown":
             cell.source = page_notebooks.published_links(cell.source, folder, site_url)
-    return jupytext.writes(notebook, fmt="ipynb").encode()
+    text: str = jupytext.writes(notebook, fmt="ipynb")
+    return text.encode()
 
 
 _HREF = re.compile(r'href="(?P<href>(?![a-z]+:|#|/)[^"]+\.md(?:#[^"]*)?)"')

@@ -274,7 +274,7 @@ def execute(path: str, kernel: str = "python3") -> str | None:
     import nbformat
     from nbclient import NotebookClient
 
-    notebook = nbformat.read(path, as_version=4)
+    notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     folder = str(PurePosixPath(path).parent)
     try:
         NotebookClient(

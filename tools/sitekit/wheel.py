@@ -21,10 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sitekit.paths import ROOT
-
-# A wheel's zip timestamps cannot be before 1980; used when the build does not set one.
-DEFAULT_EPOCH = "315532800"
+from sitekit.paths import BUILD_ENV, ROOT
 
 
 def _pyproject() -> dict[str, Any]:
@@ -38,11 +35,11 @@ def wheel_name() -> str:
 
 @contextlib.contextmanager
 def _source_date_epoch() -> Iterator[None]:
-    """``SOURCE_DATE_EPOCH`` set for the backend when the build did not set it."""
+    """``SOURCE_DATE_EPOCH`` set for the backend, to the build's (``BUILD_ENV``), when unset."""
     if "SOURCE_DATE_EPOCH" in os.environ:
         yield
         return
-    os.environ["SOURCE_DATE_EPOCH"] = DEFAULT_EPOCH
+    os.environ["SOURCE_DATE_EPOCH"] = BUILD_ENV["SOURCE_DATE_EPOCH"]
     try:
         yield
     finally:
@@ -55,7 +52,7 @@ def build_wheel() -> bytes:
     with tempfile.TemporaryDirectory(prefix="paperlens-wheel-") as out:
         # PEP 517: hooks run with the source tree as the working directory.
         with contextlib.chdir(ROOT), _source_date_epoch():
-            name = backend.build_wheel(out)
+            name: str = backend.build_wheel(out)
         if name != wheel_name():
             raise RuntimeError(f"expected {wheel_name()}, the backend built {name}")
         return (Path(out) / name).read_bytes()
