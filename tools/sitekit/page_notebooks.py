@@ -21,6 +21,7 @@ import base64
 import json
 import posixpath
 import re
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -272,14 +273,20 @@ def execute(path: str, kernel: str = "python3") -> str | None:
     one process per notebook batch (nbclient is not safe to run in threads here).
     """
     import nbformat
+    from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
     notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     folder = str(PurePosixPath(path).parent)
-    try:
-        NotebookClient(
-            notebook, timeout=120, kernel_name=kernel, resources={"metadata": {"path": folder}}
-        ).execute()
-    except Exception as err:  # report every failing notebook, not just the first
-        return f"{path}: {type(err).__name__}: {str(err)[-800:]}"
+    # Over IPC sockets (files in a scratch folder), not TCP: kernels started side by side
+    # cannot race for the same free port ("Address already in use", "Kernel died before
+    # replying to kernel_info").
+    with tempfile.TemporaryDirectory(prefix="kernel-") as sockets:
+        manager = KernelManager(kernel_name=kernel, transport="ipc", ip=f"{sockets}/k")
+        try:
+            NotebookClient(
+                notebook, km=manager, timeout=120, resources={"metadata": {"path": folder}}
+            ).execute()
+        except Exception as err:  # report every failing notebook, not just the first
+            return f"{path}: {type(err).__name__}: {str(err)[-800:]}"
     return None
