@@ -1,6 +1,6 @@
-"""MkDocs hooks for paperlens: the concept-order and glossary checks, build-time figures, math
-and answer boxes, and the files generated for readers (notebooks, the Review page and its deck,
-the wheel).
+"""MkDocs hooks for paperlens: the concept-order and glossary checks, the pages' examples run
+as the tests run them, build-time figures, math and answer boxes, and the files generated for
+readers (notebooks, the Review page and its deck, the wheel).
 
 MkDocs loads this file once and never reloads it, even under ``mkdocs serve``; so it stays
 thin and re-imports the ``sitekit`` modules that do the work at the start of every build.
@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import logging
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ import sitekit.answers
 import sitekit.cards
 import sitekit.concepts
 import sitekit.copy_code
+import sitekit.example_report
+import sitekit.examples
 import sitekit.figures
 import sitekit.frontmatter
 import sitekit.glossary
@@ -33,13 +36,25 @@ import sitekit.paths
 import sitekit.wheel
 
 log = logging.getLogger("mkdocs.plugins.paperlens")
-_state: dict[str, Any] = {}
+_state: dict[str, Any] = {"command": "build"}
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    # `make site` must fail on a false claim; `make serve` keeps serving and shows it.
+    _state["command"] = command
+
+
+def _serving() -> bool:
+    return bool(_state["command"] == "serve")
 
 
 def on_config(config: Any) -> Any:
     modules = (
         sitekit.paths,
         sitekit.frontmatter,
+        sitekit.page_model,
+        sitekit.examples,
+        sitekit.example_report,
         sitekit.concepts,
         sitekit.figures,
         sitekit.katex,
@@ -83,13 +98,60 @@ def on_config(config: Any) -> Any:
     return config
 
 
+def _examples_runner() -> Any:
+    """The warm pool that runs the pages' examples; kept across the rebuilds of ``serve``, and
+    replaced when the module that defines it was edited."""
+    code = Path(sitekit.examples.__file__).read_bytes()
+    runner, seen = _state.get("examples_runner", (None, b""))
+    if runner is None or seen != code:
+        if runner is not None:
+            runner.close()
+        runner = sitekit.examples.Runner()
+        _state["examples_runner"] = (runner, code)
+    return runner
+
+
+def _check_examples(started: Any, config: Any) -> None:
+    runner = _examples_runner()
+    outcomes = runner.finish(started)
+    _state["outcomes"] = outcomes
+    failed = [o for o in outcomes.values() if not o.ok]
+    log.info(
+        "paperlens: %d examples on %d pages checked (%d pages run, %d cached)",
+        sum(o.collected for o in outcomes.values()),
+        len(outcomes),
+        runner.ran,
+        len(outcomes) - runner.ran,
+    )
+    if not failed:
+        return
+    report = "\n\n".join(o.describe() for o in failed)
+    count = sum(len(o.failures) for o in failed)
+    title = f"{count} example{'s' * (count != 1)} failed on {len(failed)} page(s)"
+    if not _serving():
+        raise PluginError(f"{title}:\n\n{report}")
+    # Under `serve --strict` a warning would abort the rebuild and leave the old page up; the
+    # failure is printed here and shown in the page instead.
+    sys.stderr.write(f"\npaperlens: {title} (shown in the page):\n\n{report}\n\n")
+
+
 def on_files(files: Files, config: Any) -> Files:
     start = time.perf_counter()
+    docs = Path(config["docs_dir"])
+    pages = [
+        Path(f.abs_src_path)
+        for f in files
+        if f.src_uri.endswith(".md")
+        and f.abs_src_path
+        and Path(f.abs_src_path).is_relative_to(docs)
+    ]
+    started = _examples_runner().start(pages)  # runs while the figures render
     try:
         figures, rendered = sitekit.figures.render_all()
     except sitekit.figures.FigureError as err:
         raise PluginError(str(err)) from None
     _state["figures"] = figures
+    _check_examples(started, config)
     cards = sitekit.cards.collect(Path(config["docs_dir"]), config["nav"])
     generated = {
         **{path: figure.svg for path, figure in figures.items()},
@@ -122,12 +184,14 @@ def _notebooks(
     """
     out: dict[str, bytes] = {}
     downloads: dict[str, str] = {}
+    cells: dict[str, int] = {}
     for f in files:  # not documentation_pages(): mkdocs-jupyter may not have claimed the .py yet
         path = sitekit.page_notebooks.notebook_path(f.src_uri)
         if sitekit.notebooks.is_notebook(f.src_uri):
             out[path] = sitekit.notebooks.to_ipynb(
                 f.content_string, page=f.src_uri, site_url=site_url
             )
+            cells[f.src_uri] = sitekit.notebooks.code_cells(f.content_string)
         elif f.src_uri.endswith(".md") and sitekit.page_notebooks.offers_notebook(f.content_string):
             notebook = sitekit.page_notebooks.page_to_notebook(
                 f.content_string, page=f.src_uri, figures=figures, site_url=site_url
@@ -137,6 +201,7 @@ def _notebooks(
             continue
         downloads[f.src_uri] = path
     _state["downloads"] = downloads
+    _state["cells"] = cells
     return out
 
 
@@ -165,13 +230,28 @@ def _plain_math_in_titles(page: Any) -> None:
         page.title = sitekit.katex.plain_text(page.title)
 
 
+def _outcome(page: Any) -> Any:
+    return _state.get("outcomes", {}).get(f"docs/{page.file.src_uri}")
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
-    """Answer boxes: the page's code runs (as the tests run it) to fill in the answers."""
+    """A failing example is marked where it fails (under ``serve``; ``build`` has stopped
+    already), and answer boxes get the answers the page's examples computed."""
+    outcome = _outcome(page)
+    if outcome is not None and not outcome.ok:
+        source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+        markdown = sitekit.example_report.mark(markdown, source, outcome)
     if not sitekit.answers.has_boxes(markdown):
         return markdown
     try:
-        answers = sitekit.answers.compute(Path(page.file.abs_src_path))
-        return sitekit.answers.expand(markdown, answers, page=f"docs/{page.file.src_uri}")
+        answers = outcome.answers if outcome is not None else None
+        if not isinstance(answers, dict):
+            raise sitekit.answers.AnswerError(
+                f"docs/{page.file.src_uri}: the page's code defines no `answers` dictionary"
+            )
+        return sitekit.answers.expand(
+            markdown, answers, page=f"docs/{page.file.src_uri}", missing_ok=not outcome.ok
+        )
     except sitekit.answers.AnswerError as err:
         raise PluginError(str(err)) from None
 
@@ -194,6 +274,7 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
     except (sitekit.katex.MathError, sitekit.figures.FigureError) as err:
         raise PluginError(str(err)) from None
     html = sitekit.copy_code.add_copy_text(html)
+    html += sitekit.example_report.footer(_outcome(page), _state.get("cells", {}).get(src))
     _plain_math_in_titles(page)
     notebook = _state["downloads"].get(src)
     if notebook is not None:
@@ -216,3 +297,9 @@ def on_build_error(error: Exception) -> None:
     renderer = _state.get("renderer")
     if renderer is not None:
         renderer.close()
+
+
+def on_shutdown() -> None:
+    runner, _ = _state.pop("examples_runner", (None, b""))
+    if runner is not None:
+        runner.close()

@@ -168,11 +168,17 @@ def _form(m: re.Match[str], value: Any) -> str:
     return f'<form {_attrs(attributes)} hidden markdown="block">\n{row}\n{verdict}\n</form>'
 
 
-def expand(markdown: str, answers: dict[str, Any], *, page: str) -> str:
-    """Replace each directive of ``markdown`` by its form, with the expected answer filled in."""
+def expand(markdown: str, answers: dict[str, Any], *, page: str, missing_ok: bool = False) -> str:
+    """Replace each directive of ``markdown`` by its form, with the expected answer filled in.
+
+    With ``missing_ok`` (a page whose examples failed, previewed by ``make serve``), a question
+    whose answer the failed code never set is left out instead of stopping the build.
+    """
 
     def replace(m: re.Match[str]) -> str:
         key = m.group("key")
+        if key not in answers and missing_ok:
+            return ""
         if key not in answers:
             raise AnswerError(f"{page}: no answers[{key!r}] is set by the page's code")
         try:

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from sitekit import page_model
 from sitekit.concepts import nav_pages
 from sitekit.frontmatter import get_data
+from sitekit.page_model import MATH_DISPLAY, MATH_INLINE
 
 REVIEW_PAGE = "review.md"
 DECK_FILE = "review/paperlens-recall-cards.csv"
 EXCLUDED = ("contributing/",)
-
-CARD = re.compile(r'^(?P<indent>[ \t]*)\?\?\?\+? question "(?P<question>(?:[^"\\]|\\.)*)"[ \t]*$')
 
 
 @dataclass(frozen=True)
@@ -38,25 +38,12 @@ class Card:
 
 def cards_in(markdown: str) -> list[tuple[str, str]]:
     """``(question, answer)`` for every recall card in a page's Markdown."""
-    lines = markdown.splitlines()
     out = []
-    i = 0
-    while i < len(lines):
-        m = CARD.match(lines[i])
-        i += 1
-        if not m:
-            continue
-        indent = len(m.group("indent").expandtabs(4)) + 4
-        body: list[str] = []
-        while i < len(lines) and (
-            not lines[i].strip() or len(lines[i].expandtabs(4)) - len(lines[i].lstrip()) >= indent
-        ):
-            body.append(lines[i].expandtabs(4)[indent:])
-            i += 1
-        answer = "\n".join(body).strip()
+    for card in page_model.parse(markdown).cards:
+        answer = "\n".join(card.body).strip()
         if not answer:
-            raise ValueError(f"recall card {m.group('question')!r} has no answer")
-        out.append((m.group("question").replace('\\"', '"'), answer))
+            raise ValueError(f"recall card {card.title!r} has no answer")
+        out.append((str(card.title), answer))
     return out
 
 
@@ -131,10 +118,6 @@ def review_markdown(cards: list[Card]) -> str:
     return "\n".join(out)
 
 
-_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
-_INLINE = re.compile(r"(?<![\\$])\$(?!\s)([^$]+?)(?<!\s)\$(?!\$)")  # may span lines
-
-
 _CODE = re.compile(r"`([^`]+)`")
 _FENCED = re.compile(r"^```[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
 
@@ -152,7 +135,7 @@ def _anki_html(text: str) -> str:
             out.append(f"<pre><code>{html.escape(part.rstrip())}</code></pre>")
         else:
             part = _CODE.sub(r"<code>\1</code>", part)
-            out.append(_INLINE.sub(r"\\(\1\\)", _DISPLAY.sub(r"\\[\1\\]", part)))
+            out.append(MATH_INLINE.sub(r"\\(\1\\)", MATH_DISPLAY.sub(r"\\[\1\\]", part)))
     return "".join(out)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import re
 
-from sitekit.page_notebooks import doctest_to_code
+from sitekit.page_model import doctest_to_code
 
 _BLOCK = re.compile(
     r'<div class="(?P<cls>[^"]*\bhighlight\b[^"]*)"(?P<rest>[^>]*)>(?P<body>.*?)</div>', re.S

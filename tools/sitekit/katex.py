@@ -15,6 +15,7 @@ import re
 import subprocess
 from pathlib import Path
 
+from sitekit.page_model import MATH_DISPLAY, MATH_INLINE
 from sitekit.paths import ROOT, cache_root
 
 HERE = Path(__file__).resolve().parent
@@ -25,9 +26,8 @@ CACHE_FILE = cache_root() / "katex.json"
 # and display math as <div class="arithmatex">\[...\]</div>.
 _INLINE = re.compile(r'<span class="arithmatex">\\\((.+?)\\\)</span>', re.S)
 _DISPLAY = re.compile(r'<div class="arithmatex">\\\[(.+?)\\\]</div>', re.S)
-# Notebook Markdown cells (mkdocs-jupyter) keep $...$ and $$...$$ as text.
-_NB_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
-_NB_INLINE = re.compile(r"(?<![\\$])\$(?!\s)([^$\n]+?)(?<!\s)\$(?!\$)")
+# Notebook Markdown cells (mkdocs-jupyter) keep $...$ and $$...$$ as text: the Markdown-side
+# patterns of `sitekit.page_model`, shared with the Anki deck.
 
 
 class MathError(Exception):
@@ -89,7 +89,7 @@ class Renderer:
 
     def render_text_math(self, text_html: str, *, where: str) -> str:
         """Render $$...$$ and $...$ left as text (notebook Markdown cells)."""
-        return self._substitute(text_html, _NB_DISPLAY, _NB_INLINE, where)
+        return self._substitute(text_html, MATH_DISPLAY, MATH_INLINE, where)
 
     def _substitute(
         self, text: str, display: re.Pattern[str], inline: re.Pattern[str], where: str

@@ -57,6 +57,12 @@ def to_ipynb(source: str, *, page: str, site_url: str) -> bytes:
     return text.encode()
 
 
+def code_cells(source: str) -> int:
+    """How many code cells a percent-format notebook has (the build runs every one)."""
+    notebook = jupytext.reads(source, fmt="py:percent")
+    return sum(1 for cell in notebook.cells if cell.cell_type == "code")
+
+
 _HREF = re.compile(r'href="(?P<href>(?![a-z]+:|#|/)[^"]+\.md(?:#[^"]*)?)"')
 
 

@@ -24,20 +24,18 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import Any
 
+from sitekit import page_model
 from sitekit.figures import Rendered
 from sitekit.frontmatter import get_data
+from sitekit.page_model import Admonition, Block, Page
 
-FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
-INVISIBLE = re.compile(r"^[ \t]*<!--+\s*invisible-code(?:-block)?:\s*python\s*$")
-SKIP_NEXT = re.compile(r"^[ \t]*<!--+\s*skip:\s*next\b.*-->\s*$")
 COMMENT_LINE = re.compile(r"^[ \t]*<!--.*-->\s*$")
-CARD = re.compile(
-    r"^(?P<indent>[ \t]*)(?P<mark>\?\?\?\+?|!!!) (?P<kind>\w+)"
-    r'(?: "(?P<title>(?:[^"\\]|\\.)*)")?\s*$'
-)
 IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)\)")
 LINK = re.compile(r"(?<!!)\[(?P<text>[^\]]*)\]\((?P<href>(?![a-z]+:|#)[^)\s]+)\)")
+# A block of the page stands on one line of its own while the prose around it is rewritten.
+PLACEHOLDER = "\x00block:"
 
 
 @dataclass
@@ -63,58 +61,77 @@ def _cell(kind: str, source: str) -> dict[str, object]:
     return cell
 
 
-def doctest_to_code(source: str) -> str:
-    """The runnable code of ``>>>`` examples: prompts stripped, expected output dropped."""
-    code = []
-    for line in source.splitlines():
-        stripped = line.strip()
-        if stripped.startswith(">>>") or stripped.startswith("..."):
-            code.append(stripped[4:] if len(stripped) > 3 else "")
-    return "\n".join(code)
-
-
 def _dedent(line: str, indent: int) -> str:
     expanded = line.expandtabs(4)
     return expanded[min(indent, len(expanded) - len(expanded.lstrip())) :]
 
 
-def _cards_to_details(lines: list[str]) -> list[str]:
+@dataclass(frozen=True)
+class _Lines:
+    """The page's lines with each block replaced by one placeholder line (at the block's
+    indent), and the page's admonitions as ranges of those lines."""
+
+    lines: list[str]
+    admonitions: dict[int, tuple[int, Admonition]]  # first line -> (end line, admonition)
+    blocks: tuple[Block, ...]
+
+    def block(self, line: str) -> Block | None:
+        head, mark, number = line.partition(PLACEHOLDER)
+        return self.blocks[int(number)] if mark and not head.strip() else None
+
+
+def _placeholders(page: Page) -> _Lines:
+    lines = page.text.splitlines()
+    starts = {block.line - 1: (n, block) for n, block in enumerate(page.blocks)}
+    out: list[str] = []
+    where: list[int] = []  # the new index of each original line
+    i = 0
+    while i < len(lines):
+        if i in starts:
+            n, block = starts[i]
+            where += [len(out)] * (block.end_line - block.line + 1)
+            out.append(f"{block.indent}{PLACEHOLDER}{n}")
+            i = block.end_line
+            continue
+        where.append(len(out))
+        out.append(lines[i])
+        i += 1
+    where.append(len(out))
+    ranges = {where[a.line]: (where[a.end], a) for a in page.admonitions}
+    return _Lines(out, ranges, page.blocks)
+
+
+def _cards_to_details(page: _Lines) -> list[str]:
     """Admonitions as HTML details: ``???`` (recall cards) closed, ``!!!`` open."""
+    lines = page.lines
     out: list[str] = []
     i = 0
     while i < len(lines):
-        m = CARD.match(lines[i])
-        if not m:
+        if i not in page.admonitions:
             out.append(lines[i])
             i += 1
             continue
-        indent = len(m.group("indent").expandtabs(4))
-        body = []
-        i += 1
-        while i < len(lines) and (
-            not lines[i].strip() or len(lines[i].expandtabs(4)) - len(lines[i].lstrip()) > indent
-        ):
-            body.append(_dedent(lines[i], indent + 4))
-            i += 1
-        title = (m.group("title") or m.group("kind").title()).replace('\\"', '"')
-        if m.group("kind") != "question" and any(_runs(line) for line in body):
+        end, admonition = page.admonitions[i]
+        body = [_dedent(line, admonition.indent + 4) for line in lines[i + 1 : end]]
+        i = end
+        title = admonition.title or admonition.kind.title()
+
+        def runs(line: str) -> bool:
+            block = page.block(line)
+            return block is not None and block.runs
+
+        if admonition.kind != "question" and any(runs(line) for line in body):
             out += [f"**{title}**", "", *body, ""]
             continue
-        if any(_runs(line) for line in body):  # a card whose answer is computed (self-test)
-            first = next(n for n, line in enumerate(body) if _runs(line))
+        if any(runs(line) for line in body):  # a card whose answer is computed (self-test)
+            first = next(n for n, line in enumerate(body) if runs(line))
             words, code = body[:first], body[first:]
             out += [f"**{title}**", "", "<details><summary>Answer</summary>", "", *words]
             out += ["", "</details>", "", *code, ""]
             continue
-        opening = "<details open>" if m.group("mark") == "!!!" else "<details>"
+        opening = "<details open>" if admonition.mark == "!!!" else "<details>"
         out += [f"{opening}<summary>{title}</summary>", "", *body, "", "</details>", ""]
     return out
-
-
-def _runs(line: str) -> bool:
-    """Does this line open code that becomes a code cell (a ``python`` fence or setup block)?"""
-    fence = FENCE_OPEN.match(line)
-    return bool(INVISIBLE.match(line) or (fence and fence.group("info").split(" ")[0] == "python"))
 
 
 def page_to_notebook(
@@ -122,58 +139,29 @@ def page_to_notebook(
 ) -> dict[str, object]:
     """The notebook (nbformat 4 dictionary) for one page's Markdown source."""
     body, meta = get_data(markdown)
-    lines = _cards_to_details(body.splitlines())
+    model = page_model.parse(markdown, page)
+    placed = _placeholders(model)
+    front = markdown[: len(markdown) - len(body)].count("\n") if markdown.endswith(body) else 0
+    lines = _cards_to_details(
+        _Lines(placed.lines[front:], _shift(placed.admonitions, front), placed.blocks)
+    )
     folder = PurePosixPath(page).parent
     attachments: dict[str, dict[str, str]] = {}
     nb = _Builder()
-    skip_next = False
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if INVISIBLE.match(line):
-            block = []
-            i += 1
-            while i < len(lines) and not lines[i].strip().startswith("-->"):
-                block.append(lines[i])
-                i += 1
-            nb.code("\n".join(block))
-            i += 1
-            continue
-        if SKIP_NEXT.match(line):
-            skip_next = True
-            i += 1
+    for line in lines:
+        block = placed.block(line)
+        if block is not None:
+            if block.runs:
+                nb.code(block.code)
+            else:
+                nb.markdown += [f"```{block.language}", *block.source.splitlines(), "```"]
             continue
         if COMMENT_LINE.match(line):
-            i += 1
-            continue
-        fence = FENCE_OPEN.match(line)
-        if fence:
-            indent = len(fence.group("indent").expandtabs(4))
-            marker = fence.group("fence")
-            block = []
-            i += 1
-            while i < len(lines) and not (
-                lines[i].strip().startswith(marker) and not lines[i].strip()[len(marker) :].strip()
-            ):
-                block.append(_dedent(lines[i], indent))
-                i += 1
-            i += 1
-            source = "\n".join(block)
-            is_python = fence.group("info").split(" ")[0] == "python"
-            if is_python and not skip_next:
-                is_doctest = source.lstrip().startswith(">>>")
-                nb.code(doctest_to_code(source) if is_doctest else source)
-            else:
-                language = fence.group("info").split(" ")[0]
-                nb.markdown += [f"```{language}", *block, "```"]
-            skip_next = False
             continue
         nb.markdown.append(_rewrite(line, folder, figures, site_url, attachments, nb))
-        i += 1
     nb.flush()
     _attach(nb.cells, attachments)
-    for number, cell in enumerate(nb.cells):
-        cell["id"] = f"cell-{number:03d}"  # stable ids keep builds byte-identical
+    number_cells(nb.cells)
     return {
         "cells": nb.cells,
         "metadata": {
@@ -184,6 +172,21 @@ def page_to_notebook(
         "nbformat": 4,
         "nbformat_minor": 5,
     }
+
+
+def _shift(ranges: dict[int, tuple[int, Admonition]], by: int) -> dict[int, tuple[int, Admonition]]:
+    return {start - by: (end - by, a) for start, (end, a) in ranges.items() if start >= by}
+
+
+def cell_id(number: int) -> str:
+    """The id of a notebook's cell ``number``: stable, so two builds give the same bytes
+    (nbformat and jupytext draw random ones)."""
+    return f"cell-{number:03d}"
+
+
+def number_cells(cells: list[Any]) -> None:
+    for number, cell in enumerate(cells):
+        cell["id"] = cell_id(number)
 
 
 def _rewrite(

@@ -1,0 +1,138 @@
+"""What a page says about its own examples: the footer line that it was checked, and, under
+``make serve``, each failing example marked in place with its error.
+
+``make site`` never gets here with a failure (the build stops, naming the page and the line);
+``make serve`` keeps serving, so the page itself must say that a claim on it is false.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import defaultdict
+
+from sitekit import page_model
+from sitekit.examples import Failure, Outcome, versions
+
+FAILURE_CLASS = "example-failure"
+NOTICE_CLASS = "example-failures"
+FOOTER_CLASS = "page-checked"
+
+
+def failure_id(number: int) -> str:
+    return f"example-failure-{number}"
+
+
+def _fence(text: str) -> str:
+    """A tilde fence longer than any run of tildes in ``text``."""
+    longest = max((len(m) for m in re.findall(r"~+", text)), default=0)
+    return "~" * max(3, longest + 1)
+
+
+def _box(failures: list[tuple[int, Failure]], page: str, indent: str) -> list[str]:
+    title = "This example failed when the page was built"
+    if len(failures) > 1:
+        title = f"{len(failures)} examples in this block failed when the page was built"
+    out = ["", f'{indent}!!! failure {FAILURE_CLASS} "{title}"']
+    for number, failure in failures:
+        fence = _fence(failure.report)
+        out += [
+            "",
+            f"{indent}    Line {failure.line} of <code>{html.escape(page)}</code>:"
+            f" <code>{html.escape(failure.error)}</code>",
+            f"{indent}    {{: #{failure_id(number)} }}",
+            "",
+            f"{indent}    {fence}text",
+            *(f"{indent}    {line}" for line in failure.report.rstrip().splitlines()),
+            f"{indent}    {fence}",
+        ]
+    return [*out, ""]
+
+
+def _notice(outcome: Outcome) -> list[str]:
+    count = len(outcome.failures)
+    title = (
+        f"{count} of the {outcome.collected} examples on this page failed when it was built"
+        if count > 1
+        else f"1 of the {outcome.collected} examples on this page failed when it was built"
+    )
+    out = ["", f'!!! failure {NOTICE_CLASS} "{title}"', ""]
+    out.append("    A claim on this page does not hold. `make site` refuses to publish it.")
+    out.append("")
+    for number, failure in enumerate(outcome.failures, 1):
+        out.append(
+            f"    - [Line {failure.line}: <code>{html.escape(failure.error)}</code>]"
+            f"(#{failure_id(number)})"
+        )
+    return [*out, ""]
+
+
+def mark(markdown: str, source: str, outcome: Outcome) -> str:
+    """``markdown`` (the page after its front matter, as MkDocs hands it to the hooks) with a
+    failure box after each block whose examples failed and a notice at the top linking to them.
+
+    ``source`` is the page's whole file, as the examples were parsed from it.
+    """
+    if not outcome.failures:
+        return markdown
+    lines = markdown.split("\n")
+    # MkDocs strips the front matter (and the blank lines after it) from the start of the file.
+    front = source[: len(source) - len(markdown)].count("\n") if source.endswith(markdown) else 0
+    model = page_model.parse(source, outcome.page)
+    after: dict[int, list[tuple[int, Failure]]] = defaultdict(list)  # body line -> failures
+    indents: dict[int, str] = {}
+    for number, failure in enumerate(outcome.failures, 1):
+        block = model.block_at(failure.offset)
+        last = (block.end_line if block is not None else failure.line) - front
+        last = min(max(last, 1), len(lines))
+        after[last].append((number, failure))
+        indents[last] = block.indent if block is not None else ""
+    out: list[str] = []
+    for index, line in enumerate(lines, 1):
+        out.append(line)
+        if index in after:
+            out += _box(after[index], outcome.page, indents[index])
+    # The notice goes under the page's title when it opens the page, else first.
+    at = 1 if out and out[0].startswith("# ") else 0
+    return "\n".join(out[:at] + _notice(outcome) + out[at:])
+
+
+def _versions() -> str:
+    found = versions()
+    return f"paperlens {found.get('paperlens', '?')} and NumPy {found.get('numpy', '?')}"
+
+
+def footer(outcome: Outcome | None, notebook_cells: int | None = None) -> str:
+    """The page's line saying its examples ran: computed from the run, never typed.
+
+    A Markdown page counts the examples Sybil collects for it (what ``pytest --collect-only``
+    counts); a notebook page counts its code cells, which mkdocs-jupyter ran with errors
+    disallowed. A page without either says nothing.
+    """
+    if notebook_cells:
+        cells = "code cell" if notebook_cells == 1 else f"{notebook_cells} code cells"
+        text = (
+            f"This notebook's {cells} ran, top to bottom, when the page was built, "
+            f"with {_versions()}."
+        )
+        return f'\n<p class="{FOOTER_CLASS}" data-cells="{notebook_cells}">{text}</p>\n'
+    if outcome is None or not outcome.collected:
+        return ""
+    n = outcome.collected
+    examples = "1 example" if n == 1 else f"{n} examples"
+    if outcome.failures:
+        text = (
+            f"{len(outcome.failures)} of the {examples} on this page failed when it was built, "
+            f"with {_versions()}."
+        )
+    elif outcome.skipped:
+        text = (
+            f"{examples} on this page were checked when it was built, with {_versions()}: "
+            f"{outcome.passed} ran and passed, and {len(outcome.skipped)} "
+            f"{'was' if len(outcome.skipped) == 1 else 'were'} skipped, with the reason "
+            "given beside it."
+        )
+    else:
+        text = f"{examples} on this page ran and passed when it was built, with {_versions()}."
+    status = "failed" if outcome.failures else "passed"
+    return f'\n<p class="{FOOTER_CLASS}" data-examples="{n}" data-status="{status}">{text}</p>\n'

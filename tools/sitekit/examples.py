@@ -1,0 +1,296 @@
+"""A page's examples, run at build time exactly as the tests run them.
+
+The tests (``conftest.py``) and the build take the same Sybil from here: the same parsers,
+the same print options around each page, the same skip rules and output checking. So a page
+whose examples fail cannot be built by ``make site``, and ``make serve`` shows the failure in
+the page (see ``tools/mkdocs_hooks.py``).
+
+Each page is run in a fresh namespace, in a small pool of worker processes that stays warm
+between the rebuilds of ``make serve`` (no interpreter start, no NumPy import per edit). An
+outcome that passed is cached under ``.cache/examples/`` by a hash of the page's source, the
+library's source (its version number never changes), the build machinery's source, the
+versions of the installed dependencies and the BLAS kernel; so an unchanged page costs a hash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import multiprocessing
+import os
+import pickle
+import sys
+import time
+import traceback
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from doctest import ELLIPSIS, NORMALIZE_WHITESPACE
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+from unittest import SkipTest
+
+import numpy as np
+import sybil
+from sybil import Document, Example, Sybil
+from sybil.example import SybilFailure
+from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
+from sybil.typing import Parser
+
+from sitekit.paths import ROOT, blas_config, cache_root
+from sitekit.sybil_parsers import PythonBlockParser
+
+FLAGS = ELLIPSIS | NORMALIZE_WHITESPACE
+PATTERNS = ["docs/*.md", "docs/**/*.md"]
+CACHE_DIR = cache_root() / "examples"
+# What a page's examples can see, besides the page: the library, the build machinery (a page
+# may import it, as the contributing guide does) and these installed distributions.
+SOURCES = ("src/paperlens/**/*.py", "tools/sitekit/**/*.py", "tools/sitekit/*.js")
+DISTRIBUTIONS = ("paperlens", "numpy", "scipy", "ml-dtypes", "matplotlib", "sybil")
+
+
+def setup(namespace: dict[str, Any]) -> None:
+    # NumPy 2 prints scalars as np.float64(0.5); pages show them the way readers see them.
+    namespace["__printoptions"] = np.get_printoptions()
+    np.set_printoptions(legacy="1.25")
+
+
+def teardown(namespace: dict[str, Any]) -> None:
+    np.set_printoptions(**namespace["__printoptions"])
+
+
+def parsers() -> list[Parser]:
+    """Python fences and invisible blocks (doctest or plain code), skips, namespace clears."""
+    return [PythonBlockParser(doctest_optionflags=FLAGS), SkipParser(), ClearNamespaceParser()]
+
+
+def page_sybil() -> Sybil:
+    """The Sybil that runs every page's examples, in the tests and in the build."""
+    # Sybil reads ``patterns`` from the folder of the file that creates it unless told.
+    return Sybil(
+        parsers=parsers(),
+        patterns=PATTERNS,
+        path=str(ROOT),
+        setup=setup,
+        teardown=teardown,
+        name="pages",
+    )
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One example that did not pass: where it starts, the error, and its report."""
+
+    line: int  # of the example, in the page's source file (front matter included)
+    offset: int  # of the example's region, in the source file's text
+    error: str  # one line: "AssertionError: planted false claim"
+    report: str  # the traceback, or Sybil's expected-and-got report
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What running one page's examples gave."""
+
+    page: str  # docs/foundations/softmax.md
+    collected: int  # every example Sybil collects (what `pytest --collect-only` counts)
+    passed: int
+    skipped: tuple[tuple[int, str], ...] = ()  # (line, reason)
+    failures: tuple[Failure, ...] = ()
+    answers: dict[str, Any] | None = None  # the page's `answers` (self-test pages)
+    seconds: float = 0.0
+    versions: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def describe(self) -> str:
+        """The failures, as the terminal shows them (page, line, error, report)."""
+        parts = []
+        for f in self.failures:
+            parts.append(f"{self.page}, line {f.line}: {f.error}\n{f.report.rstrip()}")
+        return "\n\n".join(parts)
+
+
+def _relative(path: Path) -> str:
+    path = path.resolve()
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+
+
+def _report(err: BaseException, page: Path) -> tuple[str, str]:
+    """One line for the error, and the report: Sybil's for a doctest mismatch, else the
+    traceback from the page's own code on (Sybil's and this module's frames left out)."""
+    if isinstance(err, SybilFailure):
+        return "the output differs from what the page shows", err.result
+    frames = traceback.extract_tb(err.__traceback__)
+    sybil_dir = str(Path(sybil.__file__).resolve().parent)
+    kept = [f for f in frames if not f.filename.startswith(sybil_dir) and f.filename != __file__]
+    page_name = str(page)
+    for i, f in enumerate(kept):  # start at the page's code
+        if f.filename == page_name:
+            kept = kept[i:]
+            break
+    lines = ["Traceback (most recent call last):\n", *traceback.format_list(kept)]
+    lines += traceback.format_exception_only(type(err), err)
+    error = traceback.format_exception_only(type(err), err)[-1].strip()
+    text = "".join(lines).replace(page_name, _relative(page))
+    return error, text
+
+
+def run_document(document: Document, sybil: Sybil, page: Path) -> Outcome:
+    """Evaluate every example of ``document`` in order, as pytest does: a failure is recorded
+    and the next example still runs, in the same namespace."""
+    start = time.perf_counter()
+    examples: list[Example] = list(document)
+    passed, skipped, failures = 0, [], []
+    if sybil.setup is not None:
+        sybil.setup(document.namespace)
+    # What the page's code prints is the reader's to see, not the build log's (pytest
+    # captures it too); doctest examples check their own output inside this.
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            for example in examples:
+                try:
+                    example.evaluate()
+                except SkipTest as err:
+                    skipped.append((example.line, str(err)))
+                except Exception as err:
+                    error, report = _report(err, page)
+                    failures.append(Failure(example.line, example.region.start, error, report))
+                else:
+                    passed += 1
+    finally:
+        if sybil.teardown is not None:
+            sybil.teardown(document.namespace)
+    answers = document.namespace.get("answers")
+    return Outcome(
+        page=_relative(page),
+        collected=len(examples),
+        passed=passed,
+        skipped=tuple(skipped),
+        failures=tuple(failures),
+        answers=dict(answers) if isinstance(answers, dict) else None,
+        seconds=time.perf_counter() - start,
+        versions=versions(),
+    )
+
+
+def run_page(path: str) -> Outcome:
+    """Run one page's examples (in a worker process)."""
+    page = Path(path).resolve()
+    sybil = page_sybil()
+    return run_document(sybil.parse(page), sybil, page)
+
+
+def collected(path: Path) -> int:
+    """How many examples Sybil collects for a page, without running them."""
+    return len(list(page_sybil().parse(path.resolve())))
+
+
+def versions() -> dict[str, str]:
+    """The versions of the distributions a page's examples run with, and Python's."""
+    found = {"python": ".".join(map(str, sys.version_info[:3]))}
+    for name in DISTRIBUTIONS:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return found
+
+
+def environment_key() -> str:
+    """Everything an outcome depends on besides the page: sources, versions, BLAS kernel."""
+    digest = hashlib.sha256()
+    for pattern in SOURCES:
+        for path in sorted(ROOT.glob(pattern)):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    digest.update(repr(sorted(versions().items())).encode())
+    digest.update(blas_config().encode())
+    return digest.hexdigest()
+
+
+def page_key(page: Path, environment: str) -> str:
+    digest = hashlib.sha256(environment.encode())
+    digest.update(_relative(page).encode() + b"\0" + page.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+def _worker_start() -> None:
+    os.chdir(ROOT)  # pages run from the repository root, as pytest runs them
+    import paperlens  # noqa: F401  (warm: the first page need not pay for the import)
+
+
+class Runner:
+    """Runs pages' examples in a warm pool of worker processes, with a cache of passes.
+
+    The pool is replaced when anything the workers have imported changes (the environment
+    key), so an edit to ``src/paperlens`` is always seen.
+    """
+
+    def __init__(self, jobs: int = 2, cache_dir: Path = CACHE_DIR) -> None:
+        self.jobs = jobs
+        self.cache_dir = cache_dir
+        self._pool: ProcessPoolExecutor | None = None
+        self._pool_key = ""
+        self.ran = 0  # pages run afresh in the last call
+
+    def _executor(self, environment: str) -> ProcessPoolExecutor:
+        if self._pool is None or self._pool_key != environment:
+            self.close()
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(
+                self.jobs, mp_context=context, initializer=_worker_start
+            )
+            self._pool_key = environment
+        return self._pool
+
+    def start(self, pages: list[Path]) -> dict[str, Outcome | Future[Outcome]]:
+        """Start running every stale page; cached outcomes are returned as they are."""
+        environment = environment_key()
+        out: dict[str, Outcome | Future[Outcome]] = {}
+        self._keys: dict[str, str] = {}
+        for page in pages:
+            key = page_key(page, environment)
+            cached = self.cache_dir / f"{key}.pickle"
+            name = _relative(page)
+            if cached.exists():
+                out[name] = pickle.loads(cached.read_bytes())
+                continue
+            self._keys[name] = key
+            out[name] = self._executor(environment).submit(run_page, str(page))
+        self.ran = len(self._keys)
+        return out
+
+    def finish(self, started: dict[str, Outcome | Future[Outcome]]) -> dict[str, Outcome]:
+        """Wait for the pages started; cache the ones that passed."""
+        out: dict[str, Outcome] = {}
+        for name, item in started.items():
+            if isinstance(item, Outcome):
+                out[name] = item
+                continue
+            try:
+                outcome = item.result()
+            except Exception as err:  # the worker died: report it as the page's failure
+                self.close()
+                report = "".join(traceback.format_exception(err))
+                failure = Failure(1, 0, f"the examples could not be run: {err!r}", report)
+                outcome = Outcome(name, 0, 0, failures=(failure,))
+            out[name] = outcome
+            if outcome.ok:
+                self.cache_dir.mkdir(parents=True, exist_ok=True)
+                target = self.cache_dir / f"{self._keys[name]}.pickle"
+                tmp = target.with_suffix(".tmp")
+                tmp.write_bytes(pickle.dumps(outcome))
+                tmp.replace(target)
+        return out
+
+    def run(self, pages: list[Path]) -> dict[str, Outcome]:
+        return self.finish(self.start(pages))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
