@@ -53,8 +53,11 @@ ENGINE := properdocs
 site: env
 	$(BIN)/$(ENGINE) build --strict -f mkdocs.yml -d $(SITE_DIR)
 
+SERVE_ADDR ?= 127.0.0.1:8000
+# --dirty: a rebuild renders only the pages an edit touches (tools/sitekit/preview.py says how
+# pages whose inputs changed outside their source are rebuilt too).
 serve: env
-	$(BIN)/$(ENGINE) serve --strict -f mkdocs.yml -a 127.0.0.1:8000
+	$(BIN)/$(ENGINE) serve --strict --dirty -f mkdocs.yml -a $(SERVE_ADDR)
 
 # Re-resolve the pinned Python dependencies (see README, "Updating dependencies").
 lock:

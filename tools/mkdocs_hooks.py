@@ -33,6 +33,7 @@ import sitekit.katex
 import sitekit.notebooks
 import sitekit.page_notebooks
 import sitekit.paths
+import sitekit.preview
 import sitekit.wheel
 
 log = logging.getLogger("mkdocs.plugins.paperlens")
@@ -41,7 +42,9 @@ _state: dict[str, Any] = {"command": "build"}
 
 def on_startup(command: str, dirty: bool) -> None:
     # `make site` must fail on a false claim; `make serve` keeps serving and shows it.
-    _state["command"] = command
+    _state.update(command=command, dirty=dirty)
+    if dirty:  # `make serve`: rebuild only the pages an edit touches (sitekit.preview)
+        sitekit.preview.allow_dirty_builds()
 
 
 def _serving() -> bool:
@@ -55,6 +58,7 @@ def on_config(config: Any) -> Any:
         sitekit.page_model,
         sitekit.examples,
         sitekit.example_report,
+        sitekit.preview,
         sitekit.concepts,
         sitekit.figures,
         sitekit.katex,
@@ -80,7 +84,9 @@ def on_config(config: Any) -> Any:
         )
     except sitekit.glossary.GlossaryError as err:
         raise PluginError(str(err)) from None
+    library = sitekit.figures.hash_files(("src/paperlens/**/*.py",))
     _state.update(
+        library=library,
         renderer=sitekit.katex.Renderer(),
         concepts=introduced,
         words=words,
@@ -92,7 +98,6 @@ def on_config(config: Any) -> Any:
     # another kernel, re-executes the notebooks.
     jupyter = config["plugins"].get("mkdocs-jupyter")
     if jupyter is not None:
-        library = sitekit.figures.hash_files(("src/paperlens/**/*.py",))
         key = hashlib.sha256((library + sitekit.paths.blas_config()).encode()).hexdigest()[:16]
         jupyter.config["cache_dir"] = str(sitekit.paths.cache_root() / "mkdocs-jupyter" / key)
     return config
@@ -145,7 +150,7 @@ def on_files(files: Files, config: Any) -> Files:
         and f.abs_src_path
         and Path(f.abs_src_path).is_relative_to(docs)
     ]
-    started = _examples_runner().start(pages)  # runs while the figures render
+    started = _examples_runner().start(pages, docs)  # runs while the figures render
     try:
         figures, rendered = sitekit.figures.render_all()
     except sitekit.figures.FigureError as err:
@@ -163,6 +168,15 @@ def on_files(files: Files, config: Any) -> Files:
     }
     for path, content in generated.items():
         files.append(File.generated(config, path, content=content))
+    if _state.get("dirty"):
+        _outdate_pages(files, figures)
+        jupyter = config["plugins"].get("mkdocs-jupyter")
+        if jupyter is not None:
+            # mkdocs-jupyter deletes, after each build, the cached runs it did not use; a
+            # dirty rebuild uses none of the notebooks it does not rebuild, so keep them all.
+            cached = Path(jupyter.config["cache_dir"]).glob("*.json")
+            used: set[Path] = getattr(jupyter, "_used_cache_paths", set())
+            used.update(cached)
     log.info(
         "paperlens: %d files generated, %d figures (%d rendered, %d cached), in %.2f s",
         len(generated),
@@ -172,6 +186,58 @@ def on_files(files: Files, config: Any) -> Files:
         time.perf_counter() - start,
     )
     return files
+
+
+def _page_key(f: File) -> str:
+    """What one page's HTML depends on besides what all pages share (`sitekit.preview`)."""
+    digest = hashlib.sha256(f.content_bytes)
+    outcome = _state.get("outcomes", {}).get(f"docs/{f.src_uri}")
+    if outcome is not None:
+        summary = (outcome.collected, outcome.passed, outcome.skipped, outcome.failures)
+        digest.update(repr((summary, outcome.answers)).encode())
+    if sitekit.notebooks.is_notebook(f.src_uri) or b"\n::: " in f.content_bytes:
+        digest.update(_state["library"].encode())  # executed, or documented from docstrings
+    return digest.hexdigest()
+
+
+def _outdate_pages(files: Files, figures: dict[str, sitekit.figures.Rendered]) -> None:
+    """Under ``serve --dirty``: remove the HTML of every page whose inputs changed, so the
+    engine rebuilds it although its source is unchanged."""
+    pages = [
+        f
+        for f in files
+        if f.generated_by is None
+        and (f.src_uri.endswith(".md") or sitekit.notebooks.is_notebook(f.src_uri))
+    ]
+    keys = {f.src_uri: _page_key(f) for f in pages}
+    alts = [f"{path}\0{figure.alt}" for path, figure in sorted(figures.items())]
+    shared = sitekit.preview.shared_key(keys, alts)
+    stale = set(
+        sitekit.preview.outdated(
+            keys, _state.get("page_keys", {}), shared, _state.get("shared_key", "")
+        )
+    )
+    for f in pages:
+        if f.src_uri in stale:
+            Path(f.abs_dest_path).unlink(missing_ok=True)
+    _state.update(page_keys=keys, shared_key=shared)
+    if _state.get("built_once"):
+        log.info("paperlens: %d of %d pages rebuilt", len(stale), len(pages))
+    _state["built_once"] = True
+
+
+def on_nav(nav: Any, config: Any, files: Files) -> Any:
+    """Under ``serve --dirty``, pages the engine does not rebuild are not read, and their
+    titles would be missing from the navigation of the pages it does; read them (cheap: the
+    source and its front matter)."""
+    if not _state.get("dirty"):
+        return nav
+    for page in nav.pages:
+        if page.markdown is None and not sitekit.notebooks.is_notebook(page.file.src_uri):
+            page.read_source(config)
+            if page.title:
+                page.title = sitekit.katex.plain_text(page.title)
+    return nav
 
 
 def _notebooks(

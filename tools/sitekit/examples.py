@@ -15,6 +15,7 @@ versions of the installed dependencies and the BLAS kernel; so an unchanged page
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import io
 import multiprocessing
@@ -118,7 +119,7 @@ def _relative(path: Path) -> str:
     return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
 
 
-def _report(err: BaseException, page: Path) -> tuple[str, str]:
+def _report(err: BaseException, page: Path, name: str) -> tuple[str, str]:
     """One line for the error, and the report: Sybil's for a doctest mismatch, else the
     traceback from the page's own code on (Sybil's and this module's frames left out)."""
     if isinstance(err, SybilFailure):
@@ -134,11 +135,11 @@ def _report(err: BaseException, page: Path) -> tuple[str, str]:
     lines = ["Traceback (most recent call last):\n", *traceback.format_list(kept)]
     lines += traceback.format_exception_only(type(err), err)
     error = traceback.format_exception_only(type(err), err)[-1].strip()
-    text = "".join(lines).replace(page_name, _relative(page))
+    text = "".join(lines).replace(page_name, name or _relative(page))
     return error, text
 
 
-def run_document(document: Document, sybil: Sybil, page: Path) -> Outcome:
+def run_document(document: Document, sybil: Sybil, page: Path, name: str = "") -> Outcome:
     """Evaluate every example of ``document`` in order, as pytest does: a failure is recorded
     and the next example still runs, in the same namespace."""
     start = time.perf_counter()
@@ -156,7 +157,7 @@ def run_document(document: Document, sybil: Sybil, page: Path) -> Outcome:
                 except SkipTest as err:
                     skipped.append((example.line, str(err)))
                 except Exception as err:
-                    error, report = _report(err, page)
+                    error, report = _report(err, page, name)
                     failures.append(Failure(example.line, example.region.start, error, report))
                 else:
                     passed += 1
@@ -165,7 +166,7 @@ def run_document(document: Document, sybil: Sybil, page: Path) -> Outcome:
             sybil.teardown(document.namespace)
     answers = document.namespace.get("answers")
     return Outcome(
-        page=_relative(page),
+        page=name or _relative(page),
         collected=len(examples),
         passed=passed,
         skipped=tuple(skipped),
@@ -176,11 +177,17 @@ def run_document(document: Document, sybil: Sybil, page: Path) -> Outcome:
     )
 
 
-def run_page(path: str) -> Outcome:
-    """Run one page's examples (in a worker process)."""
+def run_page(path: str, name: str = "") -> Outcome:
+    """Run one page's examples (in a worker process); ``name`` is how reports name the page
+    (``docs/foundations/softmax.md``, wherever the docs folder is)."""
     page = Path(path).resolve()
     sybil = page_sybil()
-    return run_document(sybil.parse(page), sybil, page)
+    return run_document(sybil.parse(page), sybil, page, name)
+
+
+def page_name(page: Path, docs_dir: Path) -> str:
+    """``docs/<path inside the docs folder>``: a page's name in reports and cache keys."""
+    return "docs/" + page.resolve().relative_to(docs_dir.resolve()).as_posix()
 
 
 def collected(path: Path) -> int:
@@ -188,8 +195,10 @@ def collected(path: Path) -> int:
     return len(list(page_sybil().parse(path.resolve())))
 
 
+@functools.cache
 def versions() -> dict[str, str]:
-    """The versions of the distributions a page's examples run with, and Python's."""
+    """The versions of the distributions a page's examples run with, and Python's (read once
+    per build: the build reloads this module, and reading metadata is slow)."""
     found = {"python": ".".join(map(str, sys.version_info[:3]))}
     for name in DISTRIBUTIONS:
         try:
@@ -212,9 +221,9 @@ def environment_key() -> str:
     return digest.hexdigest()
 
 
-def page_key(page: Path, environment: str) -> str:
+def page_key(page: Path, name: str, environment: str) -> str:
     digest = hashlib.sha256(environment.encode())
-    digest.update(_relative(page).encode() + b"\0" + page.read_bytes())
+    digest.update(name.encode() + b"\0" + page.read_bytes())
     return digest.hexdigest()[:32]
 
 
@@ -247,20 +256,20 @@ class Runner:
             self._pool_key = environment
         return self._pool
 
-    def start(self, pages: list[Path]) -> dict[str, Outcome | Future[Outcome]]:
+    def start(self, pages: list[Path], docs_dir: Path) -> dict[str, Outcome | Future[Outcome]]:
         """Start running every stale page; cached outcomes are returned as they are."""
         environment = environment_key()
         out: dict[str, Outcome | Future[Outcome]] = {}
         self._keys: dict[str, str] = {}
         for page in pages:
-            key = page_key(page, environment)
+            name = page_name(page, docs_dir)
+            key = page_key(page, name, environment)
             cached = self.cache_dir / f"{key}.pickle"
-            name = _relative(page)
             if cached.exists():
                 out[name] = pickle.loads(cached.read_bytes())
                 continue
             self._keys[name] = key
-            out[name] = self._executor(environment).submit(run_page, str(page))
+            out[name] = self._executor(environment).submit(run_page, str(page), name)
         self.ran = len(self._keys)
         return out
 
@@ -287,8 +296,8 @@ class Runner:
                 tmp.replace(target)
         return out
 
-    def run(self, pages: list[Path]) -> dict[str, Outcome]:
-        return self.finish(self.start(pages))
+    def run(self, pages: list[Path], docs_dir: Path) -> dict[str, Outcome]:
+        return self.finish(self.start(pages, docs_dir))
 
     def close(self) -> None:
         if self._pool is not None:

@@ -16,6 +16,7 @@ change to any ``sitekit`` module a script or its helpers import, directly or thr
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import html
 import json
@@ -109,7 +110,8 @@ def _module_file(name: str, package_dir: Path) -> Path | None:
     return init if not parts and init.is_file() else None
 
 
-def _sitekit_imports(source: str, filename: str, package: str | None) -> set[str]:
+@functools.lru_cache(maxsize=512)
+def _sitekit_imports(source: str, filename: str, package: str | None) -> frozenset[str]:
     """The sitekit modules ``source`` imports, anywhere in it: ``import sitekit.x``, ``from
     sitekit import x``, ``from sitekit.x import y`` and, inside the package, relative imports.
     Every one implies ``sitekit`` itself (its ``__init__``)."""
@@ -136,7 +138,7 @@ def _sitekit_imports(source: str, filename: str, package: str | None) -> set[str
     for name in names:
         parts = name.split(".")
         closed.update(".".join(parts[:i]) for i in range(1, len(parts)))
-    return closed
+    return frozenset(closed)
 
 
 def sitekit_sources(sources: list[Path], package_dir: Path | None = None) -> list[Path]:
@@ -169,19 +171,38 @@ def hash_sitekit(sources: list[Path], package_dir: Path | None = None) -> str:
     return digest.hexdigest()
 
 
+# A ``DEPENDS_ON`` glob ending in this depends on the files' front matter only (the concept
+# declarations the prerequisite map draws), so an edit of a page's prose leaves it alone.
+FRONT_MATTER = "#front-matter"
+
+
 def hash_files(patterns: list[str] | tuple[str, ...]) -> str:
     digest = hashlib.sha256()
     for pattern in patterns:
-        for path in sorted(ROOT.glob(pattern)):
+        front_only = pattern.endswith(FRONT_MATTER)
+        for path in sorted(ROOT.glob(pattern.removesuffix(FRONT_MATTER))):
             if path.is_file() and "__pycache__" not in path.parts:
                 digest.update(path.relative_to(ROOT).as_posix().encode())
-                digest.update(path.read_bytes())
+                content = path.read_bytes()
+                if front_only:
+                    match = _FRONT.match(content)
+                    content = match.group(0) if match else b""
+                digest.update(content)
     return digest.hexdigest()
+
+
+_FRONT = re.compile(rb"^-{3}[ \t]*\n.*?\n(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 
 
 def shared_key() -> str:
     """The part of every figure's key that no script chooses: the library and the renderer."""
     return hash_files(SHARED_INPUTS) + hash_sitekit([RENDERER])
+
+
+@functools.cache
+def _version(distribution: str) -> str:
+    """An installed version, read once per build (this module is reloaded for each)."""
+    return metadata.version(distribution)
 
 
 def cache_key(figure: Figure, shared: str, blas: str = "") -> str:
@@ -195,8 +216,8 @@ def cache_key(figure: Figure, shared: str, blas: str = "") -> str:
         # The sitekit modules the script and its helpers import (and those they import).
         hash_sitekit([figure.script, *figure.helper_paths()]),
         # The versions, read from the installed metadata: importing matplotlib costs 0.3 s.
-        metadata.version("matplotlib"),
-        metadata.version("numpy"),
+        _version("matplotlib"),
+        _version("numpy"),
         blas,
     ):
         digest.update(part.encode())

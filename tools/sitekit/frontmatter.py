@@ -10,6 +10,8 @@ every page alike). Same name and result as the engine's, so a module switches by
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from typing import Any
 
@@ -24,10 +26,18 @@ def get_data(text: str) -> tuple[str, dict[str, Any]]:
     match = _YAML.match(text)
     if not match:
         return text, {}
+    meta = _load(match.group(1))
+    if meta is None:
+        return text, {}
+    return text[match.end() :].lstrip("\n"), copy.deepcopy(meta)
+
+
+@functools.lru_cache(maxsize=256)
+def _load(block: str) -> dict[str, Any] | None:
+    """The front matter as a mapping, or None; parsed once per text (the build reads every
+    page's front matter in several places, and YAML is slow)."""
     try:
-        meta = yaml.safe_load(match.group(1))
+        meta = yaml.safe_load(block)
     except yaml.YAMLError:
-        return text, {}
-    if not isinstance(meta, dict):
-        return text, {}
-    return text[match.end() :].lstrip("\n"), meta
+        return None
+    return meta if isinstance(meta, dict) else None
