@@ -50,14 +50,16 @@ SITE_DIR ?= site
 # mkdocs.yml, named explicitly (its own default name is properdocs.yml).
 ENGINE := properdocs
 
+# CONFIG: another configuration (the tests build and serve scratch copies of the pages).
+CONFIG ?= mkdocs.yml
 site: env
-	$(BIN)/$(ENGINE) build --strict -f mkdocs.yml -d $(SITE_DIR)
+	$(BIN)/$(ENGINE) build --strict -f $(CONFIG) -d $(SITE_DIR)
 
 SERVE_ADDR ?= 127.0.0.1:8000
 # --dirty: a rebuild renders only the pages an edit touches (tools/sitekit/preview.py says how
 # pages whose inputs changed outside their source are rebuilt too).
 serve: env
-	$(BIN)/$(ENGINE) serve --strict --dirty -f mkdocs.yml -a $(SERVE_ADDR)
+	$(BIN)/$(ENGINE) serve --strict --dirty -f $(CONFIG) -a $(SERVE_ADDR)
 
 # Re-resolve the pinned Python dependencies (see README, "Updating dependencies").
 lock:

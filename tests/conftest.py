@@ -107,3 +107,41 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def site_pages(request):
     """The pages ``site_page`` takes, in order (empty when the tests were not parametrized)."""
     return request.config.stash.get(SITE_PAGES, [])
+
+
+# --- A scratch copy of the pages, to build or serve with a page edited -------------------------
+
+
+@pytest.fixture
+def scratch_config(tmp_path) -> Path:
+    """A configuration to build or serve a scratch copy of the pages (see `make_scratch`)."""
+    return make_scratch(tmp_path)
+
+
+def make_scratch(folder: Path) -> Path:
+    """``folder/mkdocs.yml``: the site's configuration over a copy of ``docs/`` (and of
+    ``includes/``) in ``folder``, with every other path pointing back into the checkout, so
+    a test can edit a page without touching the checkout. The caches stay the checkout's."""
+    shutil.copytree(ROOT / "docs", folder / "docs")
+    shutil.copytree(ROOT / "includes", folder / "includes")
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    # The hooks, and the folders `serve` watches besides the pages.
+    for relative in (
+        "tools/mkdocs_hooks.py",
+        "src/paperlens",
+        "figures",
+        "tools/sitekit",
+        "overrides",
+    ):
+        line = f"  - {relative}\n"
+        assert line in text, f"mkdocs.yml no longer lists {relative}: update scratch_config"
+        text = text.replace(line, f"  - {ROOT / relative}\n")
+    for old, new in (
+        ("custom_dir: overrides", f"custom_dir: {ROOT / 'overrides'}"),
+        ("paths: [src]", f"paths: [{ROOT / 'src'}]"),
+    ):
+        assert old in text, f"mkdocs.yml no longer has {old!r}: update scratch_config"
+        text = text.replace(old, new)
+    config = folder / "mkdocs.yml"
+    config.write_text(text, encoding="utf-8")
+    return config

@@ -24,6 +24,9 @@ class Page(HTMLParser):
         self.classes: list[str] = []
         self.tags: list[str] = []
         self.text_parts: list[str] = []
+        # The footer line saying the page's examples (or a notebook's cells) ran at build time.
+        self.footer_examples: int | None = None
+        self.footer_cells: int | None = None
         self._skip = 0
         self.feed(path.read_text(encoding="utf-8"))
 
@@ -56,6 +59,11 @@ class Page(HTMLParser):
                 self.resources.append((f"link[{rel}]", a["href"]))
         if tag == "img":
             self.images.append(a)
+        if tag == "p" and "page-checked" in a.get("class", "").split():
+            if "data-examples" in a:
+                self.footer_examples = int(a["data-examples"])
+            if "data-cells" in a:
+                self.footer_cells = int(a["data-cells"])
         self.classes.extend(a.get("class", "").split())
         if tag in self.SKIP_TEXT:
             self._skip += 1
