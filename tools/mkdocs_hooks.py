@@ -30,8 +30,8 @@ import sitekit.figures
 import sitekit.frontmatter
 import sitekit.glossary
 import sitekit.katex
+import sitekit.notebook_html
 import sitekit.notebooks
-import sitekit.page_notebooks
 import sitekit.paths
 import sitekit.preview
 import sitekit.wheel
@@ -63,7 +63,7 @@ def on_config(config: Any) -> Any:
         sitekit.figures,
         sitekit.katex,
         sitekit.notebooks,
-        sitekit.page_notebooks,
+        sitekit.notebook_html,
         sitekit.copy_code,
         sitekit.cards,
         sitekit.wheel,
@@ -243,32 +243,16 @@ def on_nav(nav: Any, config: Any, files: Files) -> Any:
 def _notebooks(
     files: Files, figures: dict[str, sitekit.figures.Rendered], site_url: str
 ) -> dict[str, bytes]:
-    """The ``.ipynb`` of every page readers can download, keyed by its path in the site.
-
-    Experiment pages (``reproduce/*.py``) are notebooks already; Markdown pages written by hand
-    are converted, where `sitekit.page_notebooks.offers_notebook` says so.
-    """
-    out: dict[str, bytes] = {}
-    downloads: dict[str, str] = {}
-    cells: dict[str, int] = {}
-    for f in files:  # not documentation_pages(): mkdocs-jupyter may not have claimed the .py yet
-        path = sitekit.page_notebooks.notebook_path(f.src_uri)
-        if sitekit.notebooks.is_notebook(f.src_uri):
-            out[path] = sitekit.notebooks.to_ipynb(
-                f.content_string, page=f.src_uri, site_url=site_url
-            )
-            cells[f.src_uri] = sitekit.notebooks.code_cells(f.content_string)
-        elif f.src_uri.endswith(".md") and sitekit.page_notebooks.offers_notebook(f.content_string):
-            notebook = sitekit.page_notebooks.page_to_notebook(
-                f.content_string, page=f.src_uri, figures=figures, site_url=site_url
-            )
-            out[path] = sitekit.page_notebooks.to_bytes(notebook)
-        else:
-            continue
-        downloads[f.src_uri] = path
-    _state["downloads"] = downloads
-    _state["cells"] = cells
-    return out
+    """The ``.ipynb`` of every page readers can download, keyed by its path in the site."""
+    # Every file, not documentation_pages(): mkdocs-jupyter may not have claimed the .py yet.
+    pages = [
+        (f.src_uri, f.content_string)
+        for f in files
+        if f.src_uri.endswith(".md") or sitekit.notebooks.is_notebook(f.src_uri)
+    ]
+    made = sitekit.notebooks.site_notebooks(pages, figures, site_url)
+    _state.update(downloads=made.downloads, cells=made.cells)
+    return made.files
 
 
 def _download_button(href: str, title: str) -> str:
@@ -328,7 +312,9 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
     where = f"docs/{src}"
     try:
         if sitekit.notebooks.is_notebook(src):
-            html = sitekit.notebooks.page_links(sitekit.notebooks.clean_html(html), src, page.url)
+            html = sitekit.notebook_html.page_links(
+                sitekit.notebook_html.clean_html(html), src, page.url
+            )
             html = renderer.render_text_math(html, where=where)
             # Markdown pages get the glossary's tooltips from the abbr extension; notebooks
             # are rendered by nbconvert, so they get the same ones here.

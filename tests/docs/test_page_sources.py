@@ -1,32 +1,19 @@
-"""Every Python fence a reader sees runs: nothing on a page is silently untested."""
+"""Every Python fence a reader sees runs: nothing on a page is silently untested.
+
+The pages are read through `sitekit.page_model`, the one parse the build, the notebooks and
+the cards use too; its examples are the ones the tests' Sybil collects.
+"""
 
 import re
 
 import pytest
-from sybil import Document
-from sybil.parsers.markdown import SkipParser
 
+from sitekit import page_model
 from sitekit.paths import ROOT
-from sitekit.sybil_parsers import PythonBlockParser
 
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
-FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$", re.MULTILINE)
 # Spellings of Python that Sybil would not run.
 UNTESTED_PYTHON = re.compile(r"^(?:py|pycon|python3|ipython|\{[^}]*\.py(?:thon)?[ }].*)$")
-SKIP = re.compile(r"^[ \t]*<!--\s*skip:\s*(?P<rest>[^\n]*?)\s*-->", re.MULTILINE)
-
-
-def fences(text):
-    """``(info, start, end)`` of every fenced block (an opening fence, then its closing one)."""
-    out, opening = [], None
-    for m in FENCE.finditer(text):
-        info = m.group("info").strip()
-        if opening is None:
-            opening = (info, m.start())
-        elif not info:
-            out.append((opening[0], opening[1], m.end()))
-            opening = None
-    return out
 
 
 def ids(paths):
@@ -35,26 +22,38 @@ def ids(paths):
 
 @pytest.mark.parametrize("page", PAGES, ids=ids(PAGES))
 def test_python_fences_are_spelled_so_they_run(page):
-    bad = [info for info, _, _ in fences(page.read_text()) if UNTESTED_PYTHON.match(info)]
+    model = page_model.parse_file(page)
+    bad = [(b.line, b.info) for b in model.blocks if UNTESTED_PYTHON.match(b.info)]
     assert not bad, f"fences that would not run (write ```python): {bad}"
 
 
 @pytest.mark.parametrize("page", PAGES, ids=ids(PAGES))
-def test_every_python_fence_is_collected(page):
-    text = page.read_text()
-    document = Document.parse(str(page), PythonBlockParser(), SkipParser())
-    regions = list(document)
-    missed = [
-        text.count("\n", 0, start) + 1
-        for info, start, end in fences(text)
-        if info.split(" ")[0] == "python" and not any(start <= r.start < end for r in regions)
+def test_every_python_block_is_collected(page):
+    model = page_model.parse_file(page)
+    missed = [b.line for b in model.blocks if b.language == "python" and not b.examples]
+    assert not missed, f"python blocks at lines {missed} collected no example"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=ids(PAGES))
+def test_every_example_is_in_a_block_or_is_a_directive(page):
+    """The model's blocks and Sybil's examples agree: no example outside a block, except the
+    skip and clear-namespace directives themselves."""
+    model = page_model.parse_file(page)
+    inside = {i for b in model.blocks for i in b.examples}
+    outside = [
+        e.line
+        for i, e in enumerate(model.examples)
+        if i not in inside and not page_model.is_directive(e)
     ]
-    assert not missed, f"python fences at lines {missed} collected no example"
+    assert len(inside) + sum(map(page_model.is_directive, model.examples)) == len(model.examples)
+    assert not outside, f"examples outside any block at lines {outside}"
 
 
 @pytest.mark.parametrize("page", PAGES, ids=ids(PAGES))
 def test_every_skip_says_why(page):
-    for m in SKIP.finditer(page.read_text()):
-        rest = m.group("rest")
-        if rest.startswith(("next", "start")):
-            assert re.search(r'"[^"]{5,}"', rest), f"skip without a reason: {m.group(0)}"
+    for skip in page_model.parse_file(page).skips:
+        if skip.action in ("next", "start"):
+            reason = skip.reason or ""
+            assert re.fullmatch(r'\s*"[^"]{5,}"\s*', reason), (
+                f"line {skip.line}: skip without a reason: {reason!r}"
+            )

@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from packaging.requirements import Requirement
-from sitekit import cards, page_notebooks
+from sitekit import cards, notebooks
 from sitekit.paths import ROOT, page_url
 from sitekit.wheel import wheel_name
 
@@ -27,7 +27,7 @@ def hand_written_pages():
     return sorted(
         p.relative_to(DOCS).as_posix()
         for p in DOCS.rglob("*.md")
-        if page_notebooks.offers_notebook(p.read_text())
+        if notebooks.offers_notebook(p.read_text())
     )
 
 
@@ -39,7 +39,7 @@ def test_only_the_api_page_and_pages_that_need_the_repository_offer_no_notebook(
 
 @pytest.mark.parametrize("src", hand_written_pages())
 def test_every_page_offers_its_notebook(site, pages, src):
-    notebook = site / page_notebooks.notebook_path(src)
+    notebook = site / notebooks.notebook_path(src)
     assert notebook.is_file(), f"{src}: no notebook"
     nb = nbformat.reads(notebook.read_text(), as_version=4)
     nbformat.validate(nb)

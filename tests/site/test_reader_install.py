@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
-from sitekit import page_notebooks
+from sitekit.notebooks import execute
 from sitekit.wheel import wheel_name
 
 from sitekit.paths import ROOT
@@ -130,7 +130,7 @@ def test_every_notebook_runs_after_the_home_page_install(reader_python, site, tm
     with ProcessPoolExecutor(
         max_workers=2, initializer=_use_reader_kernel, initargs=(str(tmp_path / "jupyter"),)
     ) as pool:
-        reports = pool.map(page_notebooks.execute, copies, [KERNEL] * len(copies))
+        reports = pool.map(execute, copies, [KERNEL] * len(copies))
         failures = [
             f"{notebook.relative_to(site)}: {report}"
             for notebook, report in zip(notebooks, reports, strict=True)

@@ -6,7 +6,7 @@ from html import unescape
 
 import pytest
 
-from sitekit import answers, page_notebooks
+from sitekit import answers, notebooks
 from sitekit.paths import ROOT
 
 SELF_TEST = ROOT / "docs" / "foundations" / "self-test.md"
@@ -101,7 +101,7 @@ def test_the_self_test_asks_for_every_numeric_answer_its_cards_compute():
 
 
 def test_in_the_notebook_a_computed_answer_stays_after_its_question():
-    notebook = page_notebooks.page_to_notebook(
+    notebook = notebooks.page_to_notebook(
         PAGE, page="q.md", figures={}, site_url="https://example.org/"
     )
     cells = [(c["cell_type"], c["source"]) for c in notebook["cells"]]

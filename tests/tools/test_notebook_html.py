@@ -1,6 +1,12 @@
-"""The notebook pages' HTML post-processing (sitekit.notebooks.clean_html)."""
+"""The notebook pages' HTML post-processing (sitekit.notebook_html)."""
 
-from sitekit.notebooks import clean_html
+from sitekit.notebook_html import clean_html, page_links
+
+
+def test_a_notebook_page_links_to_pages_by_their_url():
+    html = '<a href="checking-claims.md#the-test">x</a> <a href="https://a.org/b.md">y</a>'
+    out = page_links(html, "reproduce/attention-scaling.py", "reproduce/attention-scaling/")
+    assert out == '<a href="../checking-claims/#the-test">x</a> <a href="https://a.org/b.md">y</a>'
 
 
 def test_display_math_leaves_its_paragraph():

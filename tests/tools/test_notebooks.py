@@ -1,6 +1,9 @@
-"""Notebook pages: links to other pages work on the site and in the downloaded notebook."""
+"""A page becomes a notebook (sitekit.notebooks): the experiment pages' percent format, and
+the Markdown pages, where code inside a collapsed "How this page checks it" block still runs."""
 
 import json
+
+import nbformat
 
 from sitekit import notebooks
 
@@ -12,18 +15,76 @@ x = 1
 """
 
 
-def test_a_notebook_page_links_to_pages_by_their_url():
-    html = '<a href="checking-claims.md#the-test">x</a> <a href="https://a.org/b.md">y</a>'
-    out = notebooks.page_links(
-        html, "reproduce/attention-scaling.py", "reproduce/attention-scaling/"
-    )
-    assert out == '<a href="../checking-claims/#the-test">x</a> <a href="https://a.org/b.md">y</a>'
-
-
 def test_the_downloaded_notebook_links_to_the_published_site():
     nb = json.loads(
-        notebooks.to_ipynb(SOURCE, page="reproduce/x.py", site_url="https://pl.example/")
+        notebooks.percent_to_ipynb(SOURCE, page="reproduce/x.py", site_url="https://pl.example/")
     )
     text = "".join(nb["cells"][0]["source"])
     assert "(https://pl.example/reproduce/checking-claims/#the-test)" in text
     assert "(https://pl.example/)" in text
+
+
+def test_both_kinds_of_notebook_are_valid_and_numbered_alike():
+    percent = notebooks.percent_to_ipynb(SOURCE, page="reproduce/x.py", site_url="https://x/")
+    page = notebooks.to_bytes(
+        notebooks.page_to_notebook(PAGE, page="a/b.md", figures={}, site_url="https://x/")
+    )
+    for raw in (percent, page):
+        nb = nbformat.reads(raw.decode(), as_version=4)
+        nbformat.validate(nb)
+        assert [c["id"] for c in nb.cells] == [notebooks.cell_id(i) for i in range(len(nb.cells))]
+
+
+PAGE = """---
+title: T
+---
+# T
+
+The claim in words.
+
+```python
+x = 1
+```
+
+??? note "How this page checks it"
+    The check, with a [link](../reproduce/checking-claims.md).
+
+    ```python
+    assert x == 1
+    ```
+
+    After the check.
+
+??? question "What is x?"
+    One.
+"""
+
+
+def cells(markdown):
+    nb = notebooks.page_to_notebook(
+        markdown, page="foundations/t.md", figures={}, site_url="https://x.org/"
+    )
+    return [(c["cell_type"], c["source"]) for c in nb["cells"]]
+
+
+def test_a_checking_block_keeps_its_code_in_page_order_and_opens_no_details():
+    got = cells(PAGE)
+    assert got[1] == ("code", "x = 1")
+    kind, text = got[2]
+    assert kind == "markdown" and text.startswith("**How this page checks it**")
+    assert "https://x.org/reproduce/checking-claims/" in text
+    assert got[3] == ("code", "assert x == 1")
+    kind, text = got[4]
+    assert text.startswith("After the check.")
+    # no <details> is left open across cells; the recall card is still hidden until clicked
+    for kind, text in got:
+        if kind == "markdown":
+            assert text.count("<details>") == text.count("</details>")
+    assert "<details><summary>What is x?</summary>" in got[-1][1]
+
+
+def test_a_card_without_code_stays_a_closed_details_block():
+    got = cells('# T\n\n??? note "Aside"\n    Only words.\n')
+    assert got == [
+        ("markdown", "# T\n\n<details><summary>Aside</summary>\n\nOnly words.\n\n</details>")
+    ]

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from sybil import Document, Example, Region
 from sybil.evaluators.skip import Skipper
+from sybil.parsers.abstract.clear import AbstractClearNamespaceParser
 from sybil.parsers.markdown.lexers import DirectiveInHTMLCommentLexer, RawFencedCodeBlockLexer
 
 # Math in Markdown text (and in the HTML of notebook Markdown cells, which keeps it as text):
@@ -97,6 +98,15 @@ class Admonition:
 
 
 @dataclass(frozen=True)
+class Skip:
+    """A ``<!-- skip: next "reason" -->`` directive (or ``start``/``end``)."""
+
+    line: int
+    action: str  # next, start or end
+    reason: str | None  # as written: a quoted string, or ``if(...)``
+
+
+@dataclass(frozen=True)
 class Page:
     path: str
     text: str
@@ -108,12 +118,27 @@ class Page:
     def cards(self) -> list[Admonition]:
         return [a for a in self.admonitions if a.is_card]
 
+    @property
+    def skips(self) -> list[Skip]:
+        """The ``skip`` directives, as Sybil parsed them."""
+        return [
+            Skip(e.line, str(e.region.parsed[0]), e.region.parsed[1])
+            for e in self.examples
+            if isinstance(e.region.evaluator, Skipper)
+        ]
+
     def block_at(self, offset: int) -> Block | None:
         """The block holding the text at ``offset`` (an example's start), if any."""
         for block in self.blocks:
             if block.start <= offset < block.end:
                 return block
         return None
+
+
+def is_directive(example: Example) -> bool:
+    """Is this example a ``skip`` or ``clear-namespace`` directive rather than code?"""
+    evaluator = example.region.evaluator
+    return isinstance(evaluator, Skipper) or evaluator is AbstractClearNamespaceParser.evaluate
 
 
 def doctest_to_code(source: str) -> str:
