@@ -1,0 +1,144 @@
+"""The build's run of a page's examples (sitekit.examples) and what the page then says
+(sitekit.example_report): the same Sybil as the tests, failures located, passes cached."""
+
+from pathlib import Path
+
+import markdown
+import pytest
+
+from sitekit import example_report, examples, page_model
+
+PAGE = """---
+title: T
+---
+# T
+
+Some prose.
+
+```python
+>>> 1 + 1
+2
+```
+
+??? note "How this page checks it"
+    A check inside a block the reader opens.
+
+    ```python
+    assert 2 + 2 == 5, "planted false claim"
+    ```
+
+<!-- skip: next "shown, not run" -->
+```python
+raise RuntimeError("never run")
+```
+
+```python
+>>> 2 * 3
+7
+```
+"""
+
+
+def line_of(text: str) -> int:
+    """The 1-based line of ``PAGE`` that holds ``text``."""
+    return next(n for n, line in enumerate(PAGE.split("\n"), 1) if text in line)
+
+
+def write(folder: Path, text: str = PAGE) -> Path:
+    docs = folder / "docs"
+    docs.mkdir(exist_ok=True)
+    page = docs / "t.md"
+    page.write_text(text)
+    return page
+
+
+def test_a_page_runs_as_the_tests_run_it(tmp_path):
+    page = write(tmp_path)
+    outcome = examples.run_page(str(page), "docs/t.md")
+    assert outcome.collected == examples.collected(page) == 5  # 3 blocks, the skip, 1 skipped
+    assert outcome.passed == 2  # the first doctest and the skip directive
+    assert [reason for _, reason in outcome.skipped] == ["shown, not run"]
+    errors = [(f.line, f.error) for f in outcome.failures]
+    fence = line_of("2 + 2 == 5") - 1
+    assert errors == [
+        (fence, "AssertionError: planted false claim"),
+        (line_of(">>> 2 * 3"), "the output differs from what the page shows"),
+    ]
+    assert f'File "docs/t.md", line {fence + 1}' in outcome.failures[0].report
+    assert "Expected:\n    7\nGot:\n    6" in outcome.failures[1].report
+    assert f"docs/t.md, line {fence}: AssertionError" in outcome.describe()
+
+
+def test_each_failure_is_marked_after_its_block_at_its_indent(tmp_path):
+    page = write(tmp_path)
+    outcome = examples.run_page(str(page), "docs/t.md")
+    body = PAGE.split("---\n", 2)[2].lstrip("\n")
+    marked = example_report.mark(body, PAGE, outcome).split("\n")
+    # The notice goes right under the title and links to both boxes.
+    assert marked[0] == "# T"
+    notice = "\n".join(marked[1:12])
+    assert "2 of the 5 examples on this page failed" in notice
+    assert "(#example-failure-1)" in notice and "(#example-failure-2)" in notice
+    # The first box sits inside the admonition (indented like the block), after its fence.
+    start = marked.index(
+        '    !!! failure example-failure "This example failed when the page was built"'
+    )
+    assert marked[start - 2] == "    ```"  # the closing fence of the failing block, then a blank
+    assert "        {: #example-failure-1 }" in marked[start:]
+    # The second, at the top level after the last fence.
+    second = [i for i, line in enumerate(marked) if line.startswith("!!! failure example-failure ")]
+    assert len(second) == 1 and marked[second[0] - 2] == "```"
+    # Rendered as the site renders it: the first box inside the reader's collapsed block.
+    html = markdown.markdown(
+        "\n".join(marked),
+        extensions=["admonition", "attr_list", "pymdownx.details", "pymdownx.superfences"],
+    )
+    details = html[html.index("<details") : html.index("</details>")]
+    assert 'class="admonition failure example-failure"' in details
+    assert 'id="example-failure-1"' in details and "Traceback" in details
+    assert 'id="example-failure-2"' in html[html.index("</details>") :]
+
+
+def test_the_footer_is_computed_from_the_outcome(tmp_path):
+    outcome = examples.run_page(str(write(tmp_path)), "docs/t.md")
+    assert 'data-status="failed"' in example_report.footer(outcome)
+    assert "2 of the 5 examples on this page failed" in example_report.footer(outcome)
+    clean = PAGE.replace("2 + 2 == 5", "2 + 2 == 4").replace("\n7\n", "\n6\n")
+    ok = examples.run_page(str(write(tmp_path, clean)), "docs/t.md")
+    footer = example_report.footer(ok)
+    assert "5 examples on this page were checked" in footer
+    assert "4 ran and passed, and 1 was skipped" in footer
+    assert example_report.footer(None) == ""
+    assert "This notebook's 3 code cells ran" in example_report.footer(None, 3)
+
+
+def test_passes_are_cached_and_failures_are_not(tmp_path):
+    page = write(tmp_path, "# T\n\n```python\nassert True\n```\n")
+    runner = examples.Runner(jobs=1, cache_dir=tmp_path / "cache")
+    try:
+        first = runner.run([page], tmp_path / "docs")
+        assert runner.ran == 1 and first["docs/t.md"].ok
+        runner.run([page], tmp_path / "docs")
+        assert runner.ran == 0  # unchanged: a hash, no run
+        page.write_text("# T\n\n```python\nassert False, 'now false'\n```\n")
+        failed = runner.run([page], tmp_path / "docs")
+        assert runner.ran == 1 and not failed["docs/t.md"].ok
+        runner.run([page], tmp_path / "docs")
+        assert runner.ran == 1  # a failure is run again, never served from the cache
+    finally:
+        runner.close()
+
+
+def test_the_cache_key_covers_the_library_and_the_page(tmp_path, monkeypatch):
+    page = write(tmp_path)
+    environment = examples.environment_key()
+    key = examples.page_key(page, "docs/t.md", environment)
+    assert examples.page_key(page, "docs/t.md", environment + "x") != key
+    page.write_text(PAGE + "\nmore prose\n")
+    assert examples.page_key(page, "docs/t.md", environment) != key
+    assert any("src/paperlens" in s for s in examples.SOURCES)
+
+
+@pytest.mark.parametrize("page", sorted(Path(examples.ROOT, "docs").rglob("*.md")), ids=str)
+def test_the_model_and_the_tests_see_the_same_examples(page):
+    assert len(page_model.parse_file(page).examples) == examples.collected(page)
