@@ -53,6 +53,69 @@ def built_site(config: pytest.Config) -> tuple[Path, str | None]:
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _BUILD in config.stash and not os.environ.get("PAPERLENS_SITE"):
         shutil.rmtree(config.stash[_BUILD][0], ignore_errors=True)
+    if _OFFLINE in config.stash:
+        proc, folder = config.stash[_OFFLINE]
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# --- The cold offline build (tests/site/test_reproducible.py), started early -------------------
+
+_OFFLINE = pytest.StashKey[tuple[subprocess.Popen[str], Path]]()
+REPRODUCIBLE = "tests/site/test_reproducible.py"
+
+
+def offline_namespace_available() -> bool:
+    if shutil.which("unshare") is None or shutil.which("ip") is None:
+        return False
+    probe = subprocess.run(["unshare", "-rn", "true"], capture_output=True)
+    return probe.returncode == 0
+
+
+def start_offline_build(config: pytest.Config) -> None:
+    """``make site`` in a network namespace with only loopback, from empty caches, into a
+    scratch folder. It takes minutes and mostly one core, so it starts as soon as the tests are
+    collected and runs beside them; the test that compares it waits for it."""
+    if _OFFLINE in config.stash or not offline_namespace_available():
+        return
+    folder = Path(tempfile.mkdtemp(prefix="paperlens-offline-"))
+    env = dict(
+        os.environ,
+        PAPERLENS_CACHE_DIR=str(folder / "cache"),
+        SOURCE_DATE_EPOCH=paths.build_env()["SOURCE_DATE_EPOCH"],
+    )
+    # The Jupyter kernel that executes the notebooks talks to the build over loopback.
+    script = f"ip link set lo up && exec make --no-print-directory site SITE_DIR={folder / 'site'}"
+    with open(folder / "build.log", "w") as log:  # a file: a full pipe would stall the build
+        proc = subprocess.Popen(
+            ["unshare", "-rn", "sh", "-c", script],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    config.stash[_OFFLINE] = (proc, folder)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if any(item.nodeid.startswith(REPRODUCIBLE) for item in items):
+        start_offline_build(config)
+
+
+@pytest.fixture(scope="session")
+def offline_build(request) -> tuple[int, str, Path]:
+    """The cold offline build's exit status, its output and the site it built."""
+    if not offline_namespace_available():
+        pytest.skip(
+            "needs `unshare -rn` (util-linux) and `ip` (iproute2) with user namespaces enabled"
+        )
+    start_offline_build(request.config)
+    proc, folder = request.config.stash[_OFFLINE]
+    proc.wait()
+    return proc.returncode, (folder / "build.log").read_text(), folder / "site"
 
 
 @pytest.fixture(scope="session")
