@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from sitekit import answers, render
+from sitekit import examples, render
 from sitekit.paths import ROOT
 
 PAGE = ROOT / "docs" / "walkthrough" / "where-qkv-come-from.md"
@@ -10,7 +10,7 @@ FIGURE = ROOT / "figures" / "walkthrough" / "where-qkv-come-from" / "weights.py"
 
 
 def test_the_figure_draws_the_page_s_example():
-    page = answers.page_namespace(PAGE)
+    page = examples.page_namespace(PAGE)
     figure = render.load(FIGURE)
     assert figure.TOKENS == page["tokens"]
     for name in ("X", "W_Q", "W_K", "W_V"):

@@ -11,8 +11,9 @@ after the key is the hint its label gives; ``answer-choice`` offers the options 
 link names the section that teaches the answer; the verdict links there.
 
 The expected value is ``answers[key]``, set by the page's own code (inside the question's
-recall card). At build time :func:`compute` runs the page's examples with Sybil, the parsers
-the tests use, so the value in the HTML is the value the tests checked: they cannot drift.
+recall card). The build runs the page's examples with the tests' Sybil (`sitekit.examples`)
+and takes ``answers`` from that run, so the value in the HTML is the value the tests checked:
+they cannot drift.
 :func:`expand` turns each directive into a form whose ``data-expected`` holds that value as
 JSON; ``docs/assets/self-test.js`` reads it and says right or wrong.
 """
@@ -22,11 +23,12 @@ from __future__ import annotations
 import html
 import json
 import re
-from doctest import ELLIPSIS, NORMALIZE_WHITESPACE
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from sitekit import examples
 
 DIRECTIVE = re.compile(
     r"^[ \t]*<!--\s*answer-(?P<kind>box|choice):\s*(?P<key>[\w.-]+)\s*\|\s*(?P<spec>[^|]*?)\s*"
@@ -66,39 +68,16 @@ def has_boxes(markdown: str) -> bool:
     return bool(directives(markdown))
 
 
-def page_namespace(path: Path) -> dict[str, Any]:
-    """Run the page's examples as the tests do (conftest.py's parsers and print options) and
-    return the namespace they leave."""
-    from sybil import Document
-    from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
-
-    from sitekit.sybil_parsers import PythonBlockParser
-
-    parsers: list[Any] = [
-        PythonBlockParser(doctest_optionflags=ELLIPSIS | NORMALIZE_WHITESPACE),
-        SkipParser(),
-        ClearNamespaceParser(),
-    ]
-    document = Document.parse(str(path), *parsers)
-    options = np.get_printoptions()
-    np.set_printoptions(legacy="1.25")
-    try:
-        for example in document:
-            try:
-                example.evaluate()
-            except Exception as err:
-                raise AnswerError(f"{path}, line {example.line}: {err}") from None
-    finally:
-        np.set_printoptions(**options)
-    return document.namespace
-
-
 def compute(path: Path) -> dict[str, Any]:
-    """The ``answers`` dictionary the page's examples fill."""
-    found = page_namespace(path).get("answers")
-    if not isinstance(found, dict):
+    """The ``answers`` dictionary the page's examples fill, run as the tests run them (the
+    build takes it from its own run of the page, `sitekit.examples`, instead)."""
+    outcome = examples.run_page(str(path))
+    if outcome.failures:
+        first = outcome.failures[0]
+        raise AnswerError(f"{path}, line {first.line}: {first.error}")
+    if not isinstance(outcome.answers, dict):
         raise AnswerError(f"{path}: the page's code defines no `answers` dictionary")
-    return found
+    return outcome.answers
 
 
 def numbers(value: Any) -> list[float]:

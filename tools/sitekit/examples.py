@@ -190,6 +190,18 @@ def page_name(page: Path, docs_dir: Path) -> str:
     return "docs/" + page.resolve().relative_to(docs_dir.resolve()).as_posix()
 
 
+def page_namespace(path: Path) -> dict[str, Any]:
+    """Run a page's examples as the tests do and return the namespace they leave (for tests
+    that compare a page's values with a figure's); raise ValueError if any example fails."""
+    page = path.resolve()
+    sybil = page_sybil()
+    document = sybil.parse(page)
+    outcome = run_document(document, sybil, page)
+    if outcome.failures:
+        raise ValueError(outcome.describe())
+    return document.namespace
+
+
 def collected(path: Path) -> int:
     """How many examples Sybil collects for a page, without running them."""
     return len(list(page_sybil().parse(path.resolve())))
