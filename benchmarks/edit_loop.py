@@ -32,13 +32,14 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from site_build import bare_config  # benchmarks/site_build.py
+
 from sitekit.paths import ROOT, build_env, engine
 
 PAGE = ROOT / "docs/contributing/sample-page.md"
 PAGE_URL = "contributing/sample-page/"
 FIGURE = ROOT / "figures/contributing/sample-page/softmax-two-scores.py"
 FIGURE_URL = "figures/contributing/sample-page/softmax-two-scores.svg"
-BARE_CONFIG = ROOT / ".edit-loop-bare.yml"
 TIMEOUT = 180.0
 
 
@@ -63,21 +64,6 @@ def wait_for(check: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> 
             raise TimeoutError(f"no {what} after {timeout:.0f} s")
         time.sleep(0.02)
     return time.perf_counter() - start
-
-
-def bare_config() -> Path:
-    """mkdocs.yml without ``hooks:`` and ``plugins:`` (and their indented bodies)."""
-    kept, skipping = [], False
-    for line in (ROOT / "mkdocs.yml").read_text().splitlines():
-        if line.startswith(("hooks:", "plugins:")):
-            skipping = True
-            continue
-        if skipping and (line.startswith((" ", "\t")) or not line.strip()):
-            continue
-        skipping = False
-        kept.append(line)
-    BARE_CONFIG.write_text("\n".join(kept) + "\nplugins: []\n")
-    return BARE_CONFIG
 
 
 @contextlib.contextmanager
@@ -162,7 +148,7 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=5)
     args = parser.parse_args()
     (ROOT / ".cache").mkdir(exist_ok=True)
-    bare = bare_config()
+    bare = bare_config(ROOT)  # ROOT/mkdocs-bare.yml, removed at the end
     times: dict[str, list[float]] = {"bare prose": []}
     try:
         port = free_port()
@@ -180,7 +166,7 @@ def main() -> None:
         with server(bare_cmd, port) as base:
             times["bare prose"] += measure(base, prose_edit, args.edits // 2 + 1)
     finally:
-        BARE_CONFIG.unlink(missing_ok=True)
+        bare.unlink(missing_ok=True)
     baseline = statistics.median(times["bare prose"])
     print(f"{'edit':<12} {'median s':>9} {'range s':>13} {'× bare':>7}  runs")
     for name in ("bare prose", "prose", "example", "figure"):

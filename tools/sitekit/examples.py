@@ -39,6 +39,7 @@ from sybil.example import SybilFailure
 from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
 from sybil.typing import Parser
 
+from sitekit.figures import hash_files
 from sitekit.paths import ROOT, blas_config, cache_root
 from sitekit.sybil_parsers import PythonBlockParser
 
@@ -222,12 +223,7 @@ def versions() -> dict[str, str]:
 
 def environment_key() -> str:
     """Everything an outcome depends on besides the page: sources, versions, BLAS kernel."""
-    digest = hashlib.sha256()
-    for pattern in SOURCES:
-        for path in sorted(ROOT.glob(pattern)):
-            if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
-                digest.update(path.read_bytes() + b"\0")
+    digest = hashlib.sha256(hash_files(SOURCES).encode())
     digest.update(repr(sorted(versions().items())).encode())
     digest.update(blas_config().encode())
     return digest.hexdigest()

@@ -16,9 +16,8 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 
-from sitekit.paths import ROOT
+from sitekit.figures import hash_files
 
 # Everything every page's HTML depends on besides its own inputs.
 SHARED = (
@@ -48,20 +47,10 @@ def allow_dirty_builds() -> None:
             logger.addFilter(_DropDirtyWarning())
 
 
-def _hash_globs(patterns: Iterable[str], root: Path = ROOT) -> str:
-    digest = hashlib.sha256()
-    for pattern in patterns:
-        for path in sorted(root.glob(pattern)):
-            if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-                digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
 def shared_key(pages: Iterable[str], extra: Iterable[str] = ()) -> str:
     """A key of what every page shares: the files in `SHARED`, the list of pages (the nav
     and the links between pages), and ``extra`` (such as every figure's alt text)."""
-    digest = hashlib.sha256(_hash_globs(SHARED).encode())
+    digest = hashlib.sha256(hash_files(SHARED).encode())
     for part in (*sorted(pages), "\0", *extra):
         digest.update(part.encode() + b"\0")
     return digest.hexdigest()
