@@ -69,7 +69,12 @@ def test_serve_marks_a_failing_example_and_clears_it_once_fixed(
         page_file.write_text(original.rstrip("\n") + "\n" + PLANTED, encoding="utf-8")
         wait_until(lambda: "example-failure" in fetch(base + URL), "failure shown", 180)
 
-        tab = browser.new_page(viewport={"width": 1280, "height": 900})
+        # The served pages poll the server to reload themselves after each rebuild; the test
+        # loads them itself instead, so that no reload lands in the middle of a check.
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(60_000)
+        context.route("**/livereload/**", lambda route: route.abort())
+        tab = context.new_page()
         tab.goto(base + URL)
         box = tab.locator(".admonition.example-failure")
         assert box.count() == 1
@@ -95,9 +100,7 @@ def test_serve_marks_a_failing_example_and_clears_it_once_fixed(
 
         page_file.write_text(original, encoding="utf-8")
         wait_until(lambda: "example-failure" not in fetch(base + URL), "failure cleared", 180)
-        tab.close()  # its live-reload script reloads it as the rebuild lands: open a fresh one
-        tab = browser.new_page(viewport={"width": 1280, "height": 900})
         tab.goto(base + URL)
         assert tab.locator(".example-failure, .example-failures").count() == 0
         assert tab.locator(".page-checked").get_attribute("data-status") == "passed"
-        tab.close()
+        context.close()
