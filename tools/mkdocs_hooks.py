@@ -23,6 +23,7 @@ import sitekit.answers
 import sitekit.cards
 import sitekit.concepts
 import sitekit.copy_code
+import sitekit.explorables
 import sitekit.figures
 import sitekit.frontmatter
 import sitekit.glossary
@@ -42,6 +43,7 @@ def on_config(config: Any) -> Any:
         sitekit.frontmatter,
         sitekit.concepts,
         sitekit.figures,
+        sitekit.explorables,
         sitekit.katex,
         sitekit.notebooks,
         sitekit.page_notebooks,
@@ -90,9 +92,15 @@ def on_files(files: Files, config: Any) -> Files:
     except sitekit.figures.FigureError as err:
         raise PluginError(str(err)) from None
     _state["figures"] = figures
+    try:  # explorable figures: every frame, in every style and layout
+        explorables, frames_rendered = sitekit.explorables.render_all()
+    except sitekit.figures.FigureError as err:
+        raise PluginError(str(err)) from None
+    _state["explorables"] = explorables
     cards = sitekit.cards.collect(Path(config["docs_dir"]), config["nav"])
     generated = {
         **{path: figure.svg for path, figure in figures.items()},
+        **{path: svg for e in explorables.values() for path, svg in e.svgs.items()},
         **sitekit.katex.asset_files(),
         **_notebooks(files, figures, config["site_url"] or "/"),
         f"downloads/{sitekit.wheel.wheel_name()}": sitekit.wheel.build_wheel(),
@@ -108,6 +116,11 @@ def on_files(files: Files, config: Any) -> Files:
         rendered,
         len(figures) - rendered,
         time.perf_counter() - start,
+    )
+    log.info(
+        "paperlens: %d explorable figures, %d frames rendered afresh",
+        len(explorables),
+        frames_rendered,
     )
     return files
 
@@ -191,6 +204,7 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
             html = renderer.render_page(html, where=where)
         html = sitekit.glossary.without_own_tooltips(html, _state["words"], src)
         html = sitekit.figures.fill_alt(html, page.url, _state["figures"], where=where)
+        html = sitekit.explorables.embed(html, page.url, _state["explorables"], where=where)
     except (sitekit.katex.MathError, sitekit.figures.FigureError) as err:
         raise PluginError(str(err)) from None
     html = sitekit.copy_code.add_copy_text(html)
