@@ -66,7 +66,7 @@ def make_frame(d_k, style, layout):
         span = slice(used[0], used[-1] + 1)
         hist.stairs(density[span], edges[used[0] : used[-1] + 2], fill=True, color=colour)
         hist.set_xlim(-LIMIT, LIMIT)
-        hist.set_xticks(np.linspace(-LIMIT, LIMIT, 5).round(-1))  # few ticks: cheaper to draw
+        hist.set_xticks([-50, 0, 50] if layout.stacked else [-60, -30, 0, 30, 60])
         hist.set_yticks([])
         hist.spines["left"].set_visible(False)
         hist.set_title(f"{title}\nstandard deviation{gap}{spread:.2g}", fontsize=10.5)
@@ -93,7 +93,7 @@ def make_frame(d_k, style, layout):
     axes[2, 0].set_ylabel("mean ‖J‖")
     top = max(n.max() for _, _, _, n in said)
     axes[2, 0].set_ylim(0, top * 1.15)
-    axes[2, 0].set_yticks(np.linspace(0, top, 3).round(2))
+    axes[2, 0].set_yticks(np.arange(0, top + 0.05, 0.1).round(1))
     (s_raw, w_raw, g_raw, n_raw), (s_fix, w_fix, g_fix, n_fix) = said
     alt = (
         f"For d_k = {d_k}, unscaled scores on the left, scores divided by √d_k = "

@@ -78,7 +78,7 @@ def make_frame(name, style, layout):
             said[case, code] = verdict(weights, right, unmasked, tolerance)
             if np.isnan(weights).any():
                 for key in keys[np.isnan(weights)]:
-                    ax.text(key, 0.5, "NaN", ha="center", va="center", color=colour, fontsize=10)
+                    ax.text(key, 0.5, "NaN", ha="center", va="center", color=colour, rotation=90)
             else:
                 ax.bar(keys, weights, color=colour, width=0.7)
             ax.plot(keys, right, "_", color=GREY, ms=14, mew=1.5)  # the weights it should have
