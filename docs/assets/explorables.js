@@ -6,8 +6,9 @@
    rendered at build time. Moving the control swaps the image and its alt text; the style
    follows the palette (Material's data-md-color-scheme: "slate" is dark) when a dark style is
    rendered, and the narrow layout is chosen with <picture> below the data's media query.
-   Frames load when first shown; the neighbours of the frame shown load ahead, once the
-   reader reaches for the control. */
+   The page's own figure (the default frame) stays until the control moves, unless a phone
+   wants the narrow layout or the palette a dark style. Frames load when first shown; the
+   neighbours of the frame shown load ahead, once the reader reaches for the control. */
 (function () {
   "use strict";
 
@@ -63,7 +64,7 @@
       });
     }
 
-    function show(i) {
+    function show(i, ahead) {
       if (!img) build();
       current = i;
       var frame = data.frames[i];
@@ -75,20 +76,32 @@
         range.setAttribute("aria-valuetext", frame.text);
         output.textContent = frame.text;
       }
-      preload(i);
+      if (ahead) preload(i);
+    }
+
+    // The page's own figure stays until the reader moves the control, unless this script
+    // has a better frame to show: the narrow layout on a phone, or a dark style.
+    function fit() {
+      if (!img && ((narrow && window.matchMedia(data.narrow).matches) || style() !== data.styles[0])) {
+        show(current, false);
+      }
     }
 
     if (range) {
-      range.addEventListener("input", function () { show(Number(range.value)); });
+      range.addEventListener("input", function () { show(Number(range.value), true); });
     } else {
-      control.addEventListener("change", function (event) { show(Number(event.target.value)); });
+      control.addEventListener("change", function (event) {
+        show(Number(event.target.value), true);
+      });
     }
     ["focusin", "pointerenter"].forEach(function (name) {
       control.addEventListener(name, function () { preload(current); }, { once: true });
     });
-    new MutationObserver(function () { if (img) show(current); })
+    new MutationObserver(function () { if (img) show(current, false); else fit(); })
       .observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+    window.matchMedia(data.narrow).addEventListener("change", fit);
     control.hidden = false;
+    fit();
   }
 
   document.querySelectorAll("figure.explorable").forEach(setup);

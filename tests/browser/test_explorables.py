@@ -157,22 +157,19 @@ def test_the_control_moves_the_figure_and_its_alt_text_from_the_keyboard(desktop
     assert not page.errors, "\n".join(page.errors)
 
 
-def test_a_phone_gets_the_narrow_layout(desktop):
-    """The same page narrowed to a phone's width: the <picture> switches to the narrow frame."""
-    page, fig = desktop
-    page.set_viewport_size(PHONE["viewport"])
-    try:
-        go_to(page, fig, default_index(fig))
-        shown = go_to(page, fig, default_index(fig) + 1)
-        page.wait_for_function(
-            "f => f.querySelector('.explorable__figure img').currentSrc.endsWith('-narrow.svg')",
-            arg=fig.element_handle(),
-        )
-        box = fig.locator(".explorable__figure img").bounding_box()
-        assert box["width"] <= PHONE["viewport"]["width"], box
-        assert shown["width"] > 0
-    finally:
-        page.set_viewport_size(DESKTOP["viewport"])
+def test_a_phone_gets_the_narrow_layout(figure, open_page):
+    """On a phone the default frame is shown narrow at once, and so is every frame after."""
+    page, fig = open_page(figure, **PHONE)
+    narrow = "f => f.querySelector('.explorable__figure img').currentSrc.endsWith('-narrow.svg')"
+    page.wait_for_function(narrow, arg=fig.element_handle())
+    frames = data(fig)["frames"]
+    assert state(fig, page)["alt"] == frames[default_index(fig)]["alt"]
+    shown = go_to(page, fig, default_index(fig) + 1)
+    assert shown["alt"] == frames[default_index(fig) + 1]["alt"]
+    page.wait_for_function(narrow, arg=fig.element_handle())
+    box = fig.locator(".explorable__figure img").bounding_box()
+    assert box["width"] <= PHONE["viewport"]["width"], box
+    assert not page.errors, "\n".join(page.errors)
 
 
 def test_without_javascript_the_default_frame_is_shown(figure, open_page):
