@@ -183,9 +183,9 @@ def _relative(path: str, page_url: str) -> str:
 
 
 def _slug(explorable: Explorable) -> str:
-    return "explorable-" + re.sub(r"[^a-z0-9]+", "-", frames_folder(explorable.figure)[7:]).strip(
-        "-"
-    )
+    """The figure's id on the page: ``explorable-walkthrough-step-3-random-scores-widening``."""
+    path = frames_folder(explorable.figure).removeprefix("frames/")
+    return "explorable-" + re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-")
 
 
 def _control(explorable: Explorable) -> str:
