@@ -224,8 +224,8 @@ def check_angle(module, alt):
     q = module.q
     t = np.deg2rad(angle)
     k = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) @ (q / np.linalg.norm(q))
-    # the score attention computes: one query, one key, no scaling
-    (score,) = (q[None, :] @ k[:, None]).ravel()
+    # the score attention computes, q Kᵀ for one key, through the library's product x W
+    (score,) = pl.linear(q[None, :], k[:, None]).ravel()
     assert np.isclose(score, np.linalg.norm(q) * np.cos(t))
     assert f"q·k = {fmt(score, '+.2f')} at {angle}°." in alt
     return angle
