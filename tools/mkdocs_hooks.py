@@ -26,6 +26,7 @@ import sitekit.concepts
 import sitekit.copy_code
 import sitekit.example_report
 import sitekit.examples
+import sitekit.explorables
 import sitekit.figures
 import sitekit.frontmatter
 import sitekit.glossary
@@ -61,6 +62,7 @@ def on_config(config: Any) -> Any:
         sitekit.preview,
         sitekit.concepts,
         sitekit.figures,
+        sitekit.explorables,
         sitekit.katex,
         sitekit.notebooks,
         sitekit.notebook_html,
@@ -156,10 +158,16 @@ def on_files(files: Files, config: Any) -> Files:
     except sitekit.figures.FigureError as err:
         raise PluginError(str(err)) from None
     _state["figures"] = figures
+    try:  # explorable figures: every frame, in every style and layout
+        explorables, frames_rendered = sitekit.explorables.render_all()
+    except sitekit.figures.FigureError as err:
+        raise PluginError(str(err)) from None
+    _state["explorables"] = explorables
     _check_examples(started, config)
     cards = sitekit.cards.collect(Path(config["docs_dir"]), config["nav"])
     generated = {
         **{path: figure.svg for path, figure in figures.items()},
+        **{path: svg for e in explorables.values() for path, svg in e.svgs.items()},
         **sitekit.katex.asset_files(),
         **_notebooks(files, figures, config["site_url"] or "/"),
         f"downloads/{sitekit.wheel.wheel_name()}": sitekit.wheel.build_wheel(),
@@ -184,6 +192,11 @@ def on_files(files: Files, config: Any) -> Files:
         rendered,
         len(figures) - rendered,
         time.perf_counter() - start,
+    )
+    log.info(
+        "paperlens: %d explorable figures, %d frames rendered afresh",
+        len(explorables),
+        frames_rendered,
     )
     return files
 
@@ -211,6 +224,8 @@ def _outdate_pages(files: Files, figures: dict[str, sitekit.figures.Rendered]) -
     ]
     keys = {f.src_uri: _page_key(f) for f in pages}
     alts = [f"{path}\0{figure.alt}" for path, figure in sorted(figures.items())]
+    for path, explorable in sorted(_state.get("explorables", {}).items()):  # their page markup
+        alts += [f"{path}\0{frame.text}\0{frame.alt}" for frame in explorable.frames]
     shared = sitekit.preview.shared_key(keys, alts)
     stale = set(
         sitekit.preview.outdated(
@@ -323,6 +338,7 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
             html = renderer.render_page(html, where=where)
         html = sitekit.glossary.without_own_tooltips(html, _state["words"], src)
         html = sitekit.figures.fill_alt(html, page.url, _state["figures"], where=where)
+        html = sitekit.explorables.embed(html, page.url, _state["explorables"], where=where)
     except (sitekit.katex.MathError, sitekit.figures.FigureError) as err:
         raise PluginError(str(err)) from None
     html = sitekit.copy_code.add_copy_text(html)

@@ -55,6 +55,11 @@ window.__paperlensAxe = new Promise(resolve => {
 
 
 @pytest.fixture(scope="session")
+def axe_options():
+    return AXE_OPTIONS
+
+
+@pytest.fixture(scope="session")
 def axe_dark_options():
     return AXE_DARK_OPTIONS
 

@@ -10,6 +10,21 @@ text on the page's ``<img>``. ``style`` says how to draw (today only `LIGHT`) an
 how wide (`WIDE` for the content column, `NARROW` for a phone); the alt text describes the
 data, so it must not depend on either, and the tests check that it does not.
 
+Explorable figures extend the same contract with frames: a figure a reader changes with a
+control, every frame drawn at build time. Such a script also defines
+
+    FRAMES = Frames(label=..., values=(...), default=..., texts=(...), control="range")
+
+    def make_frame(value, style: Style, layout: Layout) -> paperlens.FigureWithAlt
+
+``make_frame`` draws the frame for one of ``FRAMES.values`` under the rules of ``make_figure``
+(alt text computed from that frame's data, the same in every style and layout), and
+``make_figure(style, layout)`` is ``make_frame(FRAMES.default, style, layout)``: the frame a page
+shows without JavaScript, rendered and placed like any other figure. The build renders every
+frame in every style and layout (`sitekit.explorables`) and gives the page a control named by
+``FRAMES.label``: a range input over the values in order, or one button each
+(``control="buttons"``), announcing each value by its ``FRAMES.texts`` entry.
+
 Figures are drawn dark-on-white; in the dark palette the site's CSS inverts their lightness
 (keeping hues), so one SVG reads well in both palettes. Colours are the Okabe–Ito set, which
 stays distinguishable for colour-blind readers and after inversion.
@@ -56,6 +71,36 @@ class Layout:
     name: str
     width: float
     stacked: bool = False
+
+
+@dataclass(frozen=True)
+class Frames:
+    """The frames of an explorable figure: its one parameter's values and how a control names them.
+
+    ``label`` is the control's accessible name; ``texts`` says each value as the control
+    announces it (``aria-valuetext``), computed by the script like its alt text (default:
+    ``str(value)``); ``default`` is the frame shown without JavaScript.
+    """
+
+    label: str
+    values: tuple[Any, ...]
+    default: Any
+    texts: tuple[str, ...] = ()
+    control: str = "range"
+
+    def __post_init__(self) -> None:
+        if self.control not in ("range", "buttons"):
+            raise ValueError(f"control must be 'range' or 'buttons', got {self.control!r}")
+        if len(self.values) < 2 or len(set(self.values)) != len(self.values):
+            raise ValueError(f"frames need two or more distinct values, got {self.values!r}")
+        if self.default not in self.values:
+            raise ValueError(f"the default {self.default!r} is not one of {self.values!r}")
+        if self.texts and len(self.texts) != len(self.values):
+            raise ValueError(f"{len(self.texts)} texts for {len(self.values)} values")
+
+    def text(self, index: int) -> str:
+        """How the control announces the value at ``index``."""
+        return self.texts[index] if self.texts else str(self.values[index])
 
 
 LIGHT = Style("light")

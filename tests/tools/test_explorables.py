@@ -1,0 +1,175 @@
+"""Explorable figures: every frame rendered and cached like a figure, alt text per frame that no
+layout or style changes, and the markup a page gets."""
+
+import json
+import textwrap
+
+import matplotlib
+import pytest
+
+from sitekit import explorables, figstyle, figures, render, render_frames
+
+matplotlib.use("svg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+
+GOOD = '''
+"""Softmax weights of five scores times a temperature."""
+import numpy as np
+from sitekit.figstyle import Frames, new_figure
+
+import paperlens as pl
+
+SEED = 0
+FRAMES = Frames(label="Temperature", values=(1, 2, 4), default=2,
+                texts=("T = 1", "T = 2", "T = 4"))
+
+
+def make_frame(value, style, layout):
+    weights = pl.softmax(np.arange(5.0) / value)
+    fig, ax = new_figure(layout=layout)
+    ax.bar(np.arange(weights.size), weights)
+    largest = f"the largest {weights.max():.3f}"
+    return pl.show(fig, f"Five softmax weights at temperature {value}, {largest}.")
+
+
+def make_figure(style, layout):
+    return make_frame(FRAMES.default, style, layout)
+'''
+
+
+def write(tmp_path, source, name="temperature.py"):
+    folder = tmp_path / "section" / "page"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(textwrap.dedent(source))
+    return figures.Figure(path)
+
+
+def test_every_frame_of_every_explorable_has_one_alt_text_whatever_the_layout():
+    """Each frame drawn in every style and layout (not saved: the alt text is computed as the
+    figure is drawn); the frames of a figure each say something of their own."""
+    scripts = explorables.discover()
+    assert {f.script.stem for f in scripts} >= {"widening", "scaling", "angle", "precision"}
+    for figure in scripts:
+        module = render.load(figure.script)
+        frames = render_frames.frames_of(module, figure.script)
+        alts = []
+        for value in frames.values:
+            seen = set()
+            for style in render_frames.STYLES:
+                for layout in render_frames.LAYOUTS:
+                    result = render_frames.draw_frame(module, value, style, layout)
+                    plt.close(result.fig)
+                    seen.add(result.alt)
+            assert len(seen) == 1, f"{figure.name} frame {value!r}: {seen}"
+            alts.append(seen.pop())
+        assert len(set(alts)) == len(alts), f"{figure.name}: two frames with the same alt text"
+        default = render.draw(module, figstyle.LIGHT, figstyle.WIDE)
+        plt.close(default.fig)
+        assert default.alt == alts[frames.values.index(frames.default)]
+
+
+def test_frames_render_once_then_come_from_the_cache(tmp_path):
+    fig = write(tmp_path, GOOD)
+    cache = tmp_path / "cache"
+    found, rendered = explorables.render_all([fig], cache_dir=cache)
+    assert rendered == 3
+    (explorable,) = found.values()
+    assert [f.text for f in explorable.frames] == ["T = 1", "T = 2", "T = 4"]
+    assert explorable.default == 1 and explorable.control == "range"
+    assert explorable.frames[0].alt.startswith("Five softmax weights at temperature 1,")
+    layouts = [layout.name for layout in render_frames.LAYOUTS]
+    styles = [style.name for style in render_frames.STYLES]
+    assert len(explorable.svgs) == 3 * len(layouts) * len(styles)
+    assert all(svg.startswith(b"<?xml") for svg in explorable.svgs.values())
+    assert set(explorable.sizes) == set(layouts)
+    assert explorable.sizes["wide"][0] > explorable.sizes["narrow"][0]
+    again, rendered = explorables.render_all([fig], cache_dir=cache)
+    assert rendered == 0 and again[fig.site_path].svgs == explorable.svgs
+    fig.script.write_text(fig.script.read_text().replace("np.arange(5.0)", "np.arange(6.0)"))
+    _, rendered = explorables.render_all([fig], cache_dir=cache)
+    assert rendered == 3
+
+
+def test_alt_text_that_depends_on_the_layout_is_refused(tmp_path):
+    fig = write(
+        tmp_path, GOOD.replace("temperature {value},", "temperature {value} {layout.name},")
+    )
+    with pytest.raises(figures.FigureError, match="must not depend on the style or layout"):
+        explorables.render_all([fig], cache_dir=tmp_path / "cache")
+
+
+def test_make_figure_must_draw_the_default_frame(tmp_path):
+    fig = write(tmp_path, GOOD.replace("make_frame(FRAMES.default,", "make_frame(4,"))
+    with pytest.raises(figures.FigureError, match="must draw the default frame"):
+        explorables.render_all([fig], cache_dir=tmp_path / "cache")
+
+
+def test_a_script_with_make_frame_but_no_frames_is_refused(tmp_path):
+    fig = write(tmp_path, GOOD.replace("FRAMES = Frames(", "OTHER = Frames("))
+    with pytest.raises(figures.FigureError, match=r"needs FRAMES = figstyle\.Frames"):
+        explorables.render_all([fig], cache_dir=tmp_path / "cache")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"values": (1, 2), "default": 3}, "not one of"),
+        ({"values": (1, 1), "default": 1}, "distinct"),
+        ({"values": (1, 2), "default": 1, "texts": ("a",)}, "1 texts for 2 values"),
+        ({"values": (1, 2), "default": 1, "control": "knob"}, "control must be"),
+    ],
+)
+def test_frames_are_checked(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        figstyle.Frames(label="x", **kwargs)
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("explorable")
+    fig = write(tmp_path, GOOD)
+    found, _ = explorables.render_all([fig], cache_dir=tmp_path / "cache")
+    (explorable,) = found.values()
+    # As the site has it: the figure under figures/section/page/, shown on section/page/.
+    return {"figures/section/page/temperature.svg": explorable}
+
+
+def test_a_page_gets_the_control_and_the_frames(rendered):
+    src = "../../figures/section/page/temperature.svg"
+    html = f'<h2>x</h2><p><img alt="Five weights." src="{src}" /></p>'
+    out = explorables.embed(html, "section/page/", rendered, where="docs/section/page.md")
+    assert out.startswith('<h2>x</h2><figure class="explorable')
+    assert '<div class="explorable__figure"><img alt="Five weights."' in out  # the default frame
+    assert '<div class="explorable__control" hidden><label for=' in out
+    assert 'min="0" max="2" step="1" value="1" aria-valuetext="T = 2"' in out
+    assert out.endswith('<script src="../../assets/explorables.js" defer></script>')
+    data = json.loads(out.split('class="explorable__data">')[1].split("</script>")[0])
+    assert [f["text"] for f in data["frames"]] == ["T = 1", "T = 2", "T = 4"]
+    first = data["frames"][0]["src"]["light-narrow"]  # relative to the page
+    assert first.startswith("../../frames/") and first.endswith("/temperature/0-light-narrow.svg")
+
+
+def test_buttons_are_a_named_radio_group(rendered):
+    (explorable,) = rendered.values()
+    buttons = {
+        "figures/section/page/temperature.svg": explorable.__class__(
+            **{**explorable.__dict__, "control": "buttons"}
+        )
+    }
+    html = '<p><img alt="w" src="../../figures/section/page/temperature.svg" /></p>'
+    out = explorables.embed(html, "section/page/", buttons, where="docs/section/page.md")
+    assert '<fieldset class="explorable__control" hidden><legend>Temperature</legend>' in out
+    assert out.count('type="radio"') == 3 and out.count(" checked") == 1
+
+
+def test_an_explorable_must_be_in_a_paragraph_of_its_own(rendered):
+    html = '<p>See <img alt="w" src="../../figures/section/page/temperature.svg" /> here.</p>'
+    with pytest.raises(figures.FigureError, match="in a paragraph of its own"):
+        explorables.embed(html, "section/page/", rendered, where="docs/section/page.md")
+
+
+def test_pages_without_explorables_are_left_alone(rendered):
+    html = '<p><img alt="w" src="../../figures/section/page/other.svg" /></p>'
+    assert explorables.embed(html, "section/page/", rendered, where="docs/x.md") == html

@@ -1,0 +1,127 @@
+"""Render the frames of explorable figures: ``python -m sitekit.render_frames K N (SCRIPT DIR)...``.
+
+An explorable script (the contract in `sitekit.figstyle`) has ``FRAMES`` and ``make_frame(value,
+style, layout)``. For every frame, in every style of `STYLES` and layout of `LAYOUTS`, this
+writes ``DIR/<i>-<style>-<layout>.svg`` and the frame's alt text ``DIR/<i>.alt``, after checking
+that the alt text is the same in every style and layout; and ``DIR/frames.json``, what the page's
+control needs (`sitekit.explorables` reads it). Process ``K`` of ``N`` takes every ``N``-th frame
+of all the scripts together, so ``N`` processes share the work evenly. Like `sitekit.render`, it
+runs in a fresh process, and on failure prints one JSON line ``{"script", "error"}`` and exits 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("svg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+
+from paperlens.show import FigureWithAlt  # noqa: E402
+from sitekit import figstyle, render  # noqa: E402
+
+# Every frame is rendered in each of these. A style added to the site is added here too.
+STYLES: tuple[figstyle.Style, ...] = (figstyle.LIGHT,)
+LAYOUTS: tuple[figstyle.Layout, ...] = (figstyle.WIDE, figstyle.NARROW)
+
+
+def frames_of(module: ModuleType, script: Path) -> figstyle.Frames:
+    frames = getattr(module, "FRAMES", None)
+    if not isinstance(frames, figstyle.Frames) or not callable(getattr(module, "make_frame", None)):
+        raise TypeError(
+            f"{script} is an explorable figure: it needs FRAMES = figstyle.Frames(...) and "
+            "make_frame(value, style, layout) (see sitekit.figstyle)"
+        )
+    return frames
+
+
+def draw_frame(
+    module: ModuleType, value: Any, style: figstyle.Style, layout: figstyle.Layout
+) -> FigureWithAlt:
+    """One frame, drawn as `sitekit.render.draw` draws a figure, and checked the same way."""
+    figstyle.apply(style)
+    result = module.make_frame(value, style, layout)
+    if not isinstance(result, FigureWithAlt):
+        raise TypeError(
+            f"make_frame must return paperlens.show(fig, alt), the figure and its alt text "
+            f"computed from its data; got {type(result).__name__}"
+        )
+    return result
+
+
+def _write(path: Path, content: bytes) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_bytes(content)
+    tmp.replace(path)
+
+
+def render_frame(module: ModuleType, frames: figstyle.Frames, index: int, out: Path) -> None:
+    """Every style and layout of frame ``index``, and its alt text, into the folder ``out``."""
+    alts: dict[str, str] = {}
+    for style in STYLES:
+        for layout in LAYOUTS:
+            result = draw_frame(module, frames.values[index], style, layout)
+            alts[f"{style.name} {layout.name}"] = result.alt
+            _write(out / f"{index}-{style.name}-{layout.name}.svg", figstyle.to_svg(result.fig))  # type: ignore[arg-type]
+    if len(set(alts.values())) != 1:
+        raise ValueError(
+            "the alt text describes the data, so it must not depend on the style or layout; "
+            f"frame {frames.values[index]!r} gives {alts!r}"
+        )
+    alt = next(iter(alts.values()))
+    if frames.values[index] == frames.default:
+        default = render.draw(module, STYLES[0], LAYOUTS[0])
+        plt.close(default.fig)  # type: ignore[arg-type]
+        if default.alt != alt:
+            raise ValueError(
+                "make_figure(style, layout) must draw the default frame, "
+                f"make_frame({frames.default!r}, style, layout): its alt text differs"
+            )
+    _write(out / f"{index}.alt", alt.encode())
+
+
+def manifest(frames: figstyle.Frames) -> dict[str, Any]:
+    return {
+        "label": frames.label,
+        "control": frames.control,
+        "default": frames.values.index(frames.default),
+        "texts": [frames.text(i) for i in range(len(frames.values))],
+        "styles": [s.name for s in STYLES],
+        "layouts": [layout.name for layout in LAYOUTS],
+    }
+
+
+def main(argv: list[str]) -> int:
+    part, parts = int(argv[0]), int(argv[1])
+    pairs = [(Path(a), Path(b)) for a, b in zip(argv[2::2], argv[3::2], strict=True)]
+    work: list[tuple[Path, ModuleType, figstyle.Frames, int, Path]] = []
+    current = Path("?")  # the script being loaded or rendered, for the error message
+    try:
+        for current, folder in pairs:
+            module = render.load(current)
+            frames = frames_of(module, current)
+            folder.mkdir(parents=True, exist_ok=True)
+            text = json.dumps(manifest(frames), ensure_ascii=False, sort_keys=True)
+            _write(folder / "frames.json", text.encode())
+            work += [(current, module, frames, i, folder) for i in range(len(frames.values))]
+        for item in work[part::parts]:
+            current = item[0]
+            render_frame(*item[1:])
+    except Exception:
+        path = current.resolve()
+        cwd = Path.cwd().resolve()
+        name = path.relative_to(cwd).as_posix() if path.is_relative_to(cwd) else str(path)
+        print(json.dumps({"script": name, "error": traceback.format_exc()}))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
