@@ -27,6 +27,7 @@ import sitekit.copy_code
 import sitekit.example_report
 import sitekit.examples
 import sitekit.explorables
+import sitekit.figure_placeholder
 import sitekit.figures
 import sitekit.frontmatter
 import sitekit.glossary
@@ -62,6 +63,7 @@ def on_config(config: Any) -> Any:
         sitekit.preview,
         sitekit.concepts,
         sitekit.figures,
+        sitekit.figure_placeholder,
         sitekit.explorables,
         sitekit.katex,
         sitekit.notebooks,
@@ -142,6 +144,28 @@ def _check_examples(started: Any, config: Any) -> None:
     sys.stderr.write(f"\npaperlens: {title} (shown in the page):\n\n{report}\n\n")
 
 
+def _render_figures() -> tuple[dict[str, sitekit.figures.Rendered], int]:
+    """Every figure. A script that raises fails ``make site``; under ``make serve`` its figure
+    is a placeholder showing the error (`sitekit.figure_placeholder`) and the rest are drawn."""
+    try:
+        return sitekit.figures.render_all()
+    except sitekit.figures.FigureError as err:
+        if not _serving():
+            raise PluginError(str(err)) from None
+        sys.stderr.write(f"\npaperlens: a figure script failed (shown in the page):\n{err}\n\n")
+    figures: dict[str, sitekit.figures.Rendered] = {}
+    rendered = 0
+    for figure in sitekit.figures.discover():  # one by one: the others are drawn (or cached)
+        try:
+            one, count = sitekit.figures.render_all([figure])
+        except sitekit.figures.FigureError as err:
+            figures[figure.site_path] = sitekit.figure_placeholder.placeholder(figure, str(err))
+            continue
+        figures.update(one)
+        rendered += count
+    return figures, rendered
+
+
 def on_files(files: Files, config: Any) -> Files:
     start = time.perf_counter()
     docs = Path(config["docs_dir"])
@@ -153,15 +177,17 @@ def on_files(files: Files, config: Any) -> Files:
         and Path(f.abs_src_path).is_relative_to(docs)
     ]
     started = _examples_runner().start(pages, docs)  # runs while the figures render
-    try:
-        figures, rendered = sitekit.figures.render_all()
-    except sitekit.figures.FigureError as err:
-        raise PluginError(str(err)) from None
+    figures, rendered = _render_figures()
     _state["figures"] = figures
     try:  # explorable figures: every frame, in every style and layout
         explorables, frames_rendered = sitekit.explorables.render_all()
     except sitekit.figures.FigureError as err:
-        raise PluginError(str(err)) from None
+        if not _serving():
+            raise PluginError(str(err)) from None
+        # The preview shows the explorable's default frame, an ordinary figure, without its
+        # control until the script is fixed.
+        sys.stderr.write(f"\npaperlens: an explorable figure failed:\n{err}\n\n")
+        explorables, frames_rendered = {}, 0
     _state["explorables"] = explorables
     _check_examples(started, config)
     cards = sitekit.cards.collect(Path(config["docs_dir"]), config["nav"])
