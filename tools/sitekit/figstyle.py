@@ -49,6 +49,9 @@ MIN_FONT_PT = 7.5
 # WCAG 2.1's contrast for text (1.4.3) and for the parts of graphics needed to read them (1.4.11).
 TEXT_CONTRAST = 4.5
 GRAPHIC_CONTRAST = 3.0
+# The two inks of ``Style.ink_on``, for text on a coloured cell; no style uses them elsewhere, so
+# the render's contrast check knows such text by its colour and leaves it to ``ink_on``.
+CELL_INKS = ("#0a0a0a", "#f4f4f4")
 
 
 def luminance(colour: Any) -> float:
@@ -114,7 +117,7 @@ class Style:
 
     def ink_on(self, colour: Any) -> str:
         """The text colour, dark or light, that reads best on ``colour`` (a cell's fill)."""
-        dark, light = "#111111", "#f2f2f2"
+        dark, light = CELL_INKS
         return dark if contrast(dark, colour) >= contrast(light, colour) else light
 
 

@@ -4,15 +4,16 @@ A script ``figures/<section>/<page>/<name>.py`` becomes ``figures/<section>/<pag
 in the site, drawn in the light style and wide layout, and one SVG for each other style and
 layout (`variant_path`: ``<name>.dark.svg``, ``<name>.narrow.svg``, ``<name>.narrow.dark.svg``).
 Each script has a title docstring, a fixed seed and a ``make_figure(style, layout)`` that
-returns the figure and its alt text (the contract in `sitekit.figstyle`); a page embeds it as ``![](../figures/<page>/<name>.svg)``, with the brackets left empty, and the build
-fills in the alt text and shows the variant that fits the reader's palette and screen
-(`embed`). A script may list extra inputs in a module-level ``DEPENDS_ON`` (globs
-relative to the repository root). Rendered SVGs are cached under ``.cache/figures/`` by a hash
-of everything that can change them, so an unchanged figure is never rendered twice. Helpers
-shared by a section's figures live in ``figures/<section>/_name.py``; scripts import them as
-``from _name import ...`` and a change to them re-renders the section's figures. So does a
-change to any ``sitekit`` module a script or its helpers import, directly or through another
-``sitekit`` module: the key reads those imports from the source (``sitekit_sources``).
+returns the figure and its alt text (the contract in `sitekit.figstyle`); a page embeds it as
+``![](../figures/<page>/<name>.svg)``, with the brackets left empty, and the build fills in the
+alt text and shows the variant that fits the reader's palette and screen (`embed`). A script may
+list extra inputs in a module-level ``DEPENDS_ON`` (globs relative to the repository root).
+Rendered SVGs are cached under ``.cache/figures/`` by a hash of everything that can change them,
+so an unchanged figure is never rendered twice. Helpers shared by a section's figures live in
+``figures/<section>/_name.py``; scripts import them as ``from _name import ...`` and a change to
+them re-renders the section's figures. So does a change to any ``sitekit`` module a script or
+its helpers import, directly or through another ``sitekit`` module: the key reads those imports
+from the source (``sitekit_sources``).
 """
 
 from __future__ import annotations

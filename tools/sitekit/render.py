@@ -65,8 +65,6 @@ def draw(module: ModuleType, style: figstyle.Style, layout: figstyle.Layout) -> 
     return result
 
 
-# The two inks of ``Style.ink_on``: text in these sits on a cell chosen for it.
-_CELL_INKS = {"#111111", "#f2f2f2"}
 
 
 def check_text(fig: Figure, style: figstyle.Style) -> list[str]:
@@ -82,7 +80,7 @@ def check_text(fig: Figure, style: figstyle.Style) -> list[str]:
         colour = matplotlib.colors.to_hex(text.get_color())
         patch = text.get_bbox_patch()
         behind = patch.get_facecolor() if patch is not None else style.background
-        if colour in _CELL_INKS and patch is None:
+        if colour in figstyle.CELL_INKS and patch is None:
             continue
         ratio = figstyle.contrast(colour, behind)
         # WCAG's large text (18 pt, or 14 pt bold) needs 3:1.
