@@ -228,9 +228,31 @@ def new_figure(
     *,
     height: float = 3.2,
     layout: Layout = WIDE,
+    stack: bool = True,
     **kwargs: Any,
-) -> tuple[Figure, object]:
-    """A figure of the layout's width and its axes (as ``plt.subplots`` returns them)."""
+) -> tuple[Figure, Any]:
+    """A figure of the layout's width and its axes (as ``plt.subplots`` returns them).
+
+    In a stacked layout (`NARROW`), a grid of several columns is drawn one panel under the
+    other, in reading order, ``ncols`` times as tall (less 15 %), and its axes come back in the
+    grid's own shape, so that a script indexes them the same way in every layout. A script
+    that lays out its grid itself (merging cells) passes ``stack=False``.
+    """
+    if layout.stacked and stack and ncols > 1:
+        kwargs.pop("width_ratios", None)
+        ratios = kwargs.pop("height_ratios", None)
+        if ratios is not None:
+            kwargs["height_ratios"] = [r for r in ratios for _ in range(ncols)]
+        fig, axes = plt.subplots(
+            nrows * ncols,
+            1,
+            figsize=(layout.width, height * ncols * 0.85),
+            layout="constrained",
+            squeeze=False,
+            **kwargs,
+        )
+        grid = axes.reshape(nrows, ncols)
+        return fig, grid[0] if nrows == 1 else grid
     fig, axes = plt.subplots(
         nrows,
         ncols,

@@ -26,7 +26,9 @@ def dot_label(value):
 
 
 def make_figure(style, layout):
-    fig, grid = new_figure(2, ANGLES.size, height=4.9, layout=layout, height_ratios=[1.3, 1])
+    fig, grid = new_figure(
+        2, ANGLES.size, height=4.9, layout=layout, height_ratios=[1.3, 1], stack=False
+    )
     for ax in grid[1]:  # the bottom row becomes one wide axes for the curve
         ax.remove()
     curve = fig.add_subplot(grid[0, 0].get_gridspec()[1, :])
@@ -51,7 +53,12 @@ def make_figure(style, layout):
         ax.set_yticks([])
         for side in ("left", "bottom"):
             ax.spines[side].set_visible(False)
-        ax.set_title(f"{angle}°\nq·k = {dot_label(q @ k)}", fontsize=10)
+        label = (
+            f"{angle}°\nq·k =\n{dot_label(q @ k)}"
+            if layout.stacked
+            else f"{angle}°\nq·k = {dot_label(q @ k)}"
+        )
+        ax.set_title(label, fontsize=9 if layout.stacked else 10)
     angle = np.linspace(0, 180, 181)  # (181,)
     keys = np.stack([rotate(k0, a) for a in angle])  # (181, d_k)
     values = keys @ q  # (181, d_k) x (d_k,) -> (181,)
@@ -66,17 +73,14 @@ def make_figure(style, layout):
     # q·k = ‖q‖ ‖k‖ cos θ: the curve is a cosine; say so only if the data agree
     cosine = np.linalg.norm(q) * np.linalg.norm(k0) * np.cos(np.deg2rad(angle))  # (181,)
     shape = "a cosine, ‖q‖ ‖k‖ cos θ," if np.allclose(values, cosine) else "a curve"
-    ax.text(5, 0.35, "aligned: positive", color=style.foreground, fontsize=10)
+    ax.text(5, 0.35, "aligned: positive", fontsize=10)
     ax.text(92, 0.08, "perpendicular: 0", color=style.foreground, fontsize=10)
     ax.text(130, marks[-1], "opposed: negative", ha="right", color=style.foreground, fontsize=10)
-    ax.text(
-        180,
-        marks[0],
-        "above: query q (blue), key k (orange),\nkey norm ‖k‖ fixed (dotted circle)",
-        ha="right",
-        va="top",
-        fontsize=10,
-    )
+    note = "above: query q (blue), key k (orange),\nkey norm ‖k‖ fixed (dotted circle)"
+    if layout.stacked:  # no room inside the plot: over it
+        ax.set_title(note, fontsize=9, color=style.muted)
+    else:
+        ax.text(180, marks[0], note, ha="right", va="top", fontsize=10)
     crossing = angle[np.argmin(np.abs(values))]  # (°) where the curve meets 0
     alt = (
         f"Small panels across the top show the fixed blue query {vec(q)} and an orange key of "

@@ -13,10 +13,16 @@ BIG = 8.0  # sqrt(64): the typical size of an unscaled score when d_k = 64
 
 
 def make_figure(style, layout):
-    fig, grid = new_figure(2, 3, height=4.4, layout=layout, width_ratios=[1, 1, 1.15])
-    for ax in grid[:, 2]:  # the right column becomes one tall axes for the curve
-        ax.remove()
-    curve = fig.add_subplot(grid[0, 0].get_gridspec()[:, 2])
+    if layout.stacked:  # the bars in two columns, the curve across the bottom
+        fig, grid = new_figure(3, 2, height=7.6, layout=layout, stack=False)
+        for ax in grid[2]:
+            ax.remove()
+        curve = fig.add_subplot(grid[0, 0].get_gridspec()[2, :])
+    else:  # the right column becomes one tall axes for the curve
+        fig, grid = new_figure(2, 3, height=4.4, layout=layout, width_ratios=[1, 1, 1.15])
+        for ax in grid[:, 2]:
+            ax.remove()
+        curve = fig.add_subplot(grid[0, 0].get_gridspec()[:, 2])
     keys = np.arange(1, PATTERN.size + 1)  # (n,)
     cases = {}  # factor -> (scores, weights, gradient norm), for the alt text
     for col, factor, colour in ((0, 1.0, style.blue), (1, BIG, style.vermilion)):
@@ -29,13 +35,15 @@ def make_figure(style, layout):
         ax.axhline(0, color=style.muted, lw=0.6)
         ax.set_ylim(-10, 13)
         ax.set_xticks(keys)
-        ax.set_title("scores × 1 (gentle)" if factor == 1 else f"scores × {BIG:g} (large)")
+        gap = "\n" if layout.stacked else " "
+        title = f"scores × 1{gap}(gentle)" if factor == 1 else f"scores × {BIG:g}{gap}(large)"
+        ax.set_title(title, fontsize=11)
         ax = grid[1, col]
         ax.bar(keys, weights, color=colour)
         ax.set_ylim(0, 1.05)
         ax.set_xticks(keys)
         ax.set_xlabel("key")
-        ax.set_title(f"softmax weights\ngradient norm {norm:.3f}", fontsize=11)
+        ax.set_title(f"softmax weights\ngradient norm {norm:.3f}", fontsize=10)
     grid[0, 0].set_ylabel("score")
     grid[1, 0].set_ylabel("weight")
     factors = np.geomspace(0.1, 20, 120)  # (120,)
