@@ -65,8 +65,6 @@ def draw(module: ModuleType, style: figstyle.Style, layout: figstyle.Layout) -> 
     return result
 
 
-
-
 def check_text(fig: Figure, style: figstyle.Style) -> list[str]:
     """Text in ``fig`` that is too small, or too faint on the background of ``style``."""
     problems = []
