@@ -143,7 +143,7 @@ def relayout(fig: Any, layout: figstyle.Layout, wide: dict[str, Any]) -> None:
         grid = fig.add_gridspec(len(panels), 1)
         for i, ax in enumerate(panels):
             ax.set_subplotspec(grid[i])
-        fig.set_size_inches(layout.width, height * len(panels) * 0.85)
+        fig.set_size_inches(layout.width, height * len(panels))
     else:
         for ax, spec in zip(fig.axes, specs, strict=True):
             if spec is not None:
