@@ -76,7 +76,7 @@ clean:
 audit: env
 	$(BIN)/python benchmarks/audit.py
 
-# A screenshot of every page in both palettes, in gallery/ (gitignored).
+# A screenshot of every page at 390 px and 1280 px in both palettes, in gallery/ (gitignored).
 gallery: site
 	$(BIN)/python tools/gallery.py --site $(or $(SITE_DIR),site)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -32,6 +33,7 @@ import sitekit.figures
 import sitekit.frontmatter
 import sitekit.glossary
 import sitekit.katex
+import sitekit.notebook_figures
 import sitekit.notebook_html
 import sitekit.notebooks
 import sitekit.paths
@@ -67,6 +69,7 @@ def on_config(config: Any) -> Any:
         sitekit.explorables,
         sitekit.katex,
         sitekit.notebooks,
+        sitekit.notebook_figures,
         sitekit.notebook_html,
         sitekit.copy_code,
         sitekit.cards,
@@ -96,13 +99,20 @@ def on_config(config: Any) -> Any:
         words=words,
         glossary=sitekit.glossary.glossary(words),
         t0=time.perf_counter(),
+        notebook_figures={},
     )
     # mkdocs-jupyter caches executed notebooks by their source alone; key its cache by the
     # library's source and the BLAS kernel too, so an edit to src/paperlens, or a build under
     # another kernel, re-executes the notebooks.
     jupyter = config["plugins"].get("mkdocs-jupyter")
     if jupyter is not None:
-        key = hashlib.sha256((library + sitekit.paths.blas_config()).encode()).hexdigest()[:16]
+        # ... and by the code that styles the notebooks' figures, which their kernel runs first
+        # (IPYTHONDIR: sitekit.notebook_figures).
+        styling = sitekit.figures.hash_sitekit([Path(sitekit.notebook_figures.__file__)])
+        os.environ["IPYTHONDIR"] = str(sitekit.notebook_figures.ipython_dir())
+        key = hashlib.sha256(
+            (library + styling + sitekit.paths.blas_config()).encode()
+        ).hexdigest()[:16]
         jupyter.config["cache_dir"] = str(sitekit.paths.cache_root() / "mkdocs-jupyter" / key)
     return config
 
@@ -192,7 +202,7 @@ def on_files(files: Files, config: Any) -> Files:
     _check_examples(started, config)
     cards = sitekit.cards.collect(Path(config["docs_dir"]), config["nav"])
     generated = {
-        **{path: figure.svg for path, figure in figures.items()},
+        **{p: svg for path, figure in figures.items() for p, svg in figure.files(path).items()},
         **{path: svg for e in explorables.values() for path, svg in e.svgs.items()},
         **sitekit.katex.asset_files(),
         **_notebooks(files, figures, config["site_url"] or "/"),
@@ -363,8 +373,10 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
         else:
             html = renderer.render_page(html, where=where)
         html = sitekit.glossary.without_own_tooltips(html, _state["words"], src)
-        html = sitekit.figures.fill_alt(html, page.url, _state["figures"], where=where)
+        html = sitekit.figures.embed(html, page.url, _state["figures"], where=where)
         html = sitekit.explorables.embed(html, page.url, _state["explorables"], where=where)
+        if sitekit.notebooks.is_notebook(src):
+            html = sitekit.notebook_figures.extract(html, page.url, _state["notebook_figures"])
     except (sitekit.katex.MathError, sitekit.figures.FigureError) as err:
         raise PluginError(str(err)) from None
     html = sitekit.copy_code.add_copy_text(html)
@@ -380,6 +392,10 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
 def on_post_build(config: Any) -> None:
     renderer: sitekit.katex.Renderer = _state["renderer"]
     renderer.close()
+    for path, svg in sorted(_state["notebook_figures"].items()):
+        target = Path(config["site_dir"]) / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(svg)
     log.info(
         "paperlens: %d formulas rendered by KaTeX (others cached); build hooks %.2f s",
         renderer.rendered,

@@ -5,13 +5,17 @@ import numpy as np
 from matplotlib.patches import Rectangle
 
 
-def draw_grid(ax, values, *, x0=0.0, y0=0.0, highlight_rows=(), highlight_cols=(), color="#0072B2"):
+def draw_grid(
+    ax, values, style, *, x0=0.0, y0=0.0, highlight_rows=(), highlight_cols=(), color=None
+):
     """Draw ``values`` (r, c) with its top-left corner at (x0, y0); one unit per cell.
 
     Rows listed in ``highlight_rows`` (or columns in ``highlight_cols``) are filled lightly with
-    ``color``. The y axis points down, so call ``ax.invert_yaxis()`` once per axes.
+    ``color`` (default: the style's blue); cells and lines take the style's paper and edge
+    colours. The y axis points down, so call ``ax.invert_yaxis()`` once per axes.
     """
     values = np.asarray(values)
+    color = style.blue if color is None else color
     rows, cols = values.shape
     for i in range(rows):
         for j in range(cols):
@@ -21,13 +25,13 @@ def draw_grid(ax, values, *, x0=0.0, y0=0.0, highlight_rows=(), highlight_cols=(
                     (x0 + j, y0 + i),
                     1,
                     1,
-                    facecolor=color if lit else "white",
+                    facecolor=color if lit else style.paper,
                     alpha=0.25 if lit else 1.0,
-                    edgecolor="#333333",
+                    edgecolor=style.edge,
                     lw=1,
                 )
             )
-            ax.add_patch(Rectangle((x0 + j, y0 + i), 1, 1, fill=False, edgecolor="#333333", lw=1))
+            ax.add_patch(Rectangle((x0 + j, y0 + i), 1, 1, fill=False, edgecolor=style.edge, lw=1))
             ax.text(x0 + j + 0.5, y0 + i + 0.5, num(values[i, j]), ha="center", va="center")
 
 

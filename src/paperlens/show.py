@@ -2,8 +2,10 @@
 
 Jupyter displays a figure as a bare PNG, and nbconvert (which renders the site's notebook pages)
 then writes ``<img alt="No description has been provided for this image">``. `show`
-returns an object that Jupyter displays as HTML instead: the same PNG, inlined, with the alt
-text you give. Nothing here imports matplotlib; any object with ``savefig`` will do.
+returns an object that Jupyter displays as HTML instead: the figure as SVG, inlined, at its
+own size, with the alt text you give. Nothing here imports matplotlib; any object with
+``savefig`` will do. (The site's build shows the same figures in its own light and dark styles:
+``sitekit.notebook_figures``.)
 """
 
 from __future__ import annotations
@@ -32,9 +34,15 @@ class FigureWithAlt:
         self.fig.savefig(buffer, format="png", dpi=self.dpi, bbox_inches="tight")
         return buffer.getvalue()
 
+    def svg(self) -> bytes:
+        """The figure as SVG bytes, at the size it was drawn."""
+        buffer = io.BytesIO()
+        self.fig.savefig(buffer, format="svg")
+        return buffer.getvalue()
+
     def _repr_html_(self) -> str:
-        data = base64.b64encode(self.png()).decode("ascii")
-        return f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.alt)}">'
+        data = base64.b64encode(self.svg()).decode("ascii")
+        return f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(self.alt)}">'
 
     def __repr__(self) -> str:
         return f"<figure: {self.alt}>"
@@ -49,7 +57,7 @@ def show(fig: _Savable, alt: str, *, dpi: int = 80) -> FigureWithAlt:
     Args:
         fig: a matplotlib figure (anything with ``savefig``).
         alt: what the figure shows, for readers who cannot see it: at least a few words.
-        dpi: resolution of the PNG.
+        dpi: resolution of `FigureWithAlt.png`, for a PNG copy.
 
     Returns:
         A `FigureWithAlt`, displayed by Jupyter as ``<img alt=...>``.
@@ -63,7 +71,7 @@ def show(fig: _Savable, alt: str, *, dpi: int = 80) -> FigureWithAlt:
         >>> fig = Figure(figsize=(2, 1))
         >>> _ = fig.subplots().plot([0, 1], [0, 1])
         >>> shown = show(fig, "A straight line rising from left to right.")
-        >>> shown._repr_html_().startswith('<img src="data:image/png;base64,')
+        >>> shown._repr_html_().startswith('<img src="data:image/svg+xml;base64,')
         True
         >>> 'alt="A straight line rising from left to right."' in shown._repr_html_()
         True

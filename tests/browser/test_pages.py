@@ -223,10 +223,10 @@ def test_recall_cards_open_on_click(visit, site, site_page):
 # figure is mostly background: 65-95 % of the pixels here); its "ink" is the pixels that contrast
 # with the background at least 4.5:1, WCAG's ratio for text. A figure is legible when at least
 # 0.5 % of its pixels are ink (the sparsest figure now has 1.3 %; black on black has none). In
-# the dark palette a build-time figure must also sit on a dark background (luminance at most
-# 0.05; the page's is 0.015), so it joins the page instead of glaring white, and the site's CSS
-# must invert it (computed filter). Images that are not build-time figures (notebook outputs)
-# need only be legible.
+# the dark palette every figure, the build's and the notebooks', must be its dark variant
+# (sitekit.figstyle.DARK) and sit on a dark background (luminance at most 0.05; the page's is
+# 0.015), so it joins the page instead of glaring white, and none may be shown through a CSS
+# filter (an inverted light figure reverses the lightness of its colormaps).
 INK_CONTRAST = 4.5
 MIN_INK = 0.005
 DARK_BACKGROUND = 0.05
@@ -247,27 +247,47 @@ def legibility(png: bytes) -> tuple[float, float]:
     return background, float((contrast >= INK_CONTRAST).mean())
 
 
-def test_dark_palette_keeps_figures_legible(visit):
+# Every image in the article that the reader sees, loaded, with the CSS filter on it or on any
+# of its ancestors ("none" when there is none).
+SHOWN_IMAGES = """async () => {
+    const imgs = [...document.querySelectorAll("article img")].filter(i => i.checkVisibility());
+    for (const img of imgs) img.loading = "eager";
+    await Promise.all(imgs.map(img => img.decode().catch(() => null)));
+    return imgs.map(img => {
+        const filters = [];
+        for (let e = img; e; e = e.parentElement) {
+            const f = getComputedStyle(e).filter;
+            if (f && f !== "none") filters.push(f);
+        }
+        return {src: (img.currentSrc || img.src).slice(0, 200),
+                figure: !!img.closest(".pl-figure"),
+                dark: !!img.closest(".pl-figure--dark"),
+                filter: filters.join(" ") || "none"};
+    });
+}"""
+
+
+def test_dark_palette_shows_dark_figures_without_filters(visit):
     page = visit.page
     set_palette(page, "default")
     page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
-    images = page.locator("article img")
     set_palette(page, "slate")
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+    shown = page.evaluate(SHOWN_IMAGES)
+    images = page.locator("article img").filter(visible=True)
+    assert images.count() == len(shown)
     problems = []
-    for i in range(images.count()):
-        img = images.nth(i)
-        src = img.get_attribute("src") or ""
-        name = src if not src.startswith("data:") else f"image {i + 1} (inline)"
-        background, ink = legibility(img.screenshot(scale="css"))
+    for i, info in enumerate(shown):
+        name = info["src"] if not info["src"].startswith("data:") else f"image {i + 1} (inline)"
+        if info["filter"] != "none":
+            problems.append(f"{name}: shown through a CSS filter ({info['filter']})")
+        if info["figure"] and not info["dark"]:
+            problems.append(f"{name}: the light variant is shown in the dark palette")
+        background, ink = legibility(images.nth(i).screenshot(scale="css"))
         if ink < MIN_INK:
             problems.append(f"{name}: dark palette, {ink:.2%} ink pixels (need {MIN_INK:.1%})")
-        if "figures/" in src:
-            css_filter = img.evaluate("e => getComputedStyle(e).filter")
-            if "invert" not in css_filter:
-                problems.append(f"{name}: not inverted in the dark palette ({css_filter})")
-            if background > DARK_BACKGROUND:
-                problems.append(f"{name}: background luminance {background:.3f} in dark palette")
+        if info["figure"] and background > DARK_BACKGROUND:
+            problems.append(f"{name}: background luminance {background:.3f} in dark palette")
     assert not problems, "\n".join(problems)
     assert not visit.errors, "\n".join(visit.errors)
 

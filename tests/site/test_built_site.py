@@ -6,7 +6,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from sitekit import cards, concepts, figures, notebooks
+from sitekit import cards, concepts, figstyle, figures, notebook_figures, notebooks
 from sitekit.paths import ROOT, page_url
 
 DOCS = ROOT / "docs"
@@ -40,10 +40,22 @@ def test_page_count_matches_the_sources(site, pages):
     assert built == expected
 
 
-def test_every_figure_script_produced_its_svg(site):
+def test_every_figure_script_produced_its_svgs(site):
+    """One SVG per style and layout of each script (and the notebook pages' own figures)."""
     scripts = figures.discover()
-    svgs = sorted(p.relative_to(site).as_posix() for p in (site / "figures").rglob("*.svg"))
-    assert svgs == sorted(f.site_path for f in scripts)
+    svgs = sorted(
+        p.relative_to(site).as_posix()
+        for p in (site / "figures").rglob("*.svg")
+        if not p.is_relative_to(site / notebook_figures.FOLDER)
+    )
+    expected = [
+        figures.variant_path(f.site_path, s, lay)
+        for f in scripts
+        for s in figstyle.STYLES
+        for lay in figstyle.LAYOUTS
+    ]
+    assert svgs == sorted(expected)
+    assert list((site / notebook_figures.FOLDER).glob("*.svg")), "no notebook figures"
     for path in svgs:
         svg = (site / path).read_bytes()
         assert b"<svg" in svg and len(svg) > 1000, f"{path} is empty"

@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 
-from sitekit import figures
+from sitekit import figstyle, figures
 
 GOOD = '''
 """A line."""
@@ -157,8 +157,130 @@ def test_other_images_are_left_alone():
 def test_alt_text_that_depends_on_the_layout_is_refused(tmp_path):
     source = GOOD.replace('rising to {weights.max():.3f}."', 'drawn {layout.name}."')
     bad = write(tmp_path, "layout.py", source)
-    with pytest.raises(figures.FigureError, match="must not depend on the layout"):
+    with pytest.raises(figures.FigureError, match="must not depend on the style or the layout"):
         figures.render_all([bad], cache_dir=tmp_path / "cache")
+
+
+def test_alt_text_that_depends_on_the_style_is_refused(tmp_path):
+    source = GOOD.replace('rising to {weights.max():.3f}."', 'in {style.name}."')
+    bad = write(tmp_path, "style.py", source)
+    with pytest.raises(figures.FigureError, match="must not depend on the style or the layout"):
+        figures.render_all([bad], cache_dir=tmp_path / "cache")
+
+
+def test_every_style_and_layout_is_rendered_from_one_script(tmp_path):
+    fig = write(tmp_path, "line.py", GOOD)
+    (figure,) = figures.render_all([fig], cache_dir=tmp_path / "cache")[0].values()
+    files = figure.files("figures/a/line.svg")
+    assert sorted(files) == [
+        "figures/a/line.dark.svg",
+        "figures/a/line.narrow.dark.svg",
+        "figures/a/line.narrow.svg",
+        "figures/a/line.svg",
+    ]
+    assert files["figures/a/line.svg"] == figure.svg
+    assert len(set(files.values())) == 4  # four different drawings
+    light, dark = files["figures/a/line.svg"], files["figures/a/line.dark.svg"]
+    assert figstyle.LIGHT.background.encode() in light and figstyle.DARK.background.encode() in dark
+    wide, narrow = (
+        figures.svg_size(files[p]) for p in ("figures/a/line.svg", "figures/a/line.narrow.svg")
+    )
+    assert wide[0] == round(figstyle.WIDE.width * 96) and narrow[0] == round(
+        figstyle.NARROW.width * 96
+    )
+
+
+def test_text_too_small_to_read_on_a_phone_is_refused(tmp_path):
+    source = GOOD.replace(
+        "ax.plot(weights)", "ax.plot(weights)\n    ax.set_title('tiny', fontsize=6)"
+    )
+    bad = write(tmp_path, "tiny.py", source)
+    with pytest.raises(figures.FigureError, match="'tiny' is 6 pt, less than 7.5 pt"):
+        figures.render_all([bad], cache_dir=tmp_path / "cache")
+
+
+def test_text_typed_in_a_light_colour_is_refused_in_the_dark_style(tmp_path):
+    source = GOOD.replace(
+        "ax.plot(weights)", "ax.plot(weights)\n    ax.set_title('ink', color='#111111')"
+    )
+    bad = write(tmp_path, "ink.py", source)
+    with pytest.raises(figures.FigureError, match=r"'ink' in #111111 on #1e2029: .*dark style"):
+        figures.render_all([bad], cache_dir=tmp_path / "cache")
+
+
+@pytest.mark.parametrize("style", figstyle.STYLES, ids=lambda s: s.name)
+def test_each_style_keeps_its_contrast(style):
+    """Text colours 4.5:1 on the background; data colours 3:1 in the dark style (WCAG 1.4.11;
+    the light style keeps the Okabe–Ito colours, whose orange and sky are lighter)."""
+    for role in ("foreground", "muted", "edge"):
+        assert figstyle.contrast(getattr(style, role), style.background) >= 4.5, role
+    if style is figstyle.DARK:
+        for role in ("blue", "vermilion", "green", "orange", "purple", "sky", "yellow"):
+            assert figstyle.contrast(getattr(style, role), style.background) >= 3.0, role
+    for colour in style.cycle:
+        assert figstyle.contrast(style.text(colour), style.background) >= 4.5
+    # A colormap's ends stand out from the background, its centre (diverging) or low end
+    # (sequential) is close to it, in both styles: large values are strong, never pale.
+    for cmap in (style.diverging, style.sequential):
+        assert figstyle.contrast(cmap(1.0), style.background) >= 3.0
+    assert figstyle.contrast(style.diverging(0.0), style.background) >= 3.0
+    assert figstyle.contrast(style.diverging(0.5), style.background) < 1.3
+    assert figstyle.contrast(style.sequential(0.0), style.background) < 1.3
+    for x in (0.0, 0.3, 0.6, 1.0):
+        cell = style.diverging(x)
+        assert figstyle.contrast(style.ink_on(cell), cell) >= 4.5
+
+
+def test_a_figure_is_shown_as_one_picture_per_style_with_its_layouts():
+    rendered = figures.Rendered(
+        b'<svg width="504pt" height="216pt">',
+        "Bars.",
+        {
+            "light.wide": b'<svg width="504pt" height="216pt">',
+            "light.narrow": b'<svg width="280.8pt" height="288pt">',
+            "dark.wide": b'<svg width="504pt" height="216pt">',
+            "dark.narrow": b'<svg width="280.8pt" height="288pt">',
+        },
+    )
+    html = '<p><img alt="" src="../figures/a/b.svg" /></p>'
+    out = figures.embed(html, "a/", {"figures/a/b.svg": rendered}, where="docs/a.md")
+    assert out.count("<picture") == 2 and out.count('alt="Bars."') == 2
+    assert (
+        'class="pl-figure pl-figure--light"' in out and 'class="pl-figure pl-figure--dark"' in out
+    )
+    assert f'<source media="{figures.NARROW_MEDIA}" srcset="../figures/a/b.narrow.svg"' in out
+    assert 'srcset="../figures/a/b.narrow.dark.svg" width="374" height="384"' in out
+    assert 'src="../figures/a/b.dark.svg" width="672" height="288" loading="lazy"' in out
+    assert "filter" not in out
+
+
+def test_linked_boxes_get_links_laid_over_them():
+    box = {"url": "foundations/softmax/", "name": "Softmax", "left": 0.1, "top": 0.2,
+           "width": 0.3, "height": 0.05}  # fmt: skip
+    rendered = figures.Rendered(
+        b'<svg width="504pt" height="216pt">', "A map.", None, {"wide": [box], "narrow": [box]}
+    )
+    out = figures.picture("../figures/m.svg", "A map.", rendered, "foundations/map/")
+    assert out.count('href="../softmax/"') == 4  # two layouts, two styles
+    assert 'aria-label="Softmax"' in out
+    assert "left:10.000%;top:20.000%;width:30.000%;height:5.000%" in out
+
+
+def test_the_prerequisite_map_links_every_box_to_its_page():
+    from sitekit import render
+
+    script = figures.FIGURES_DIR / "foundations" / "prerequisite-map" / "map.py"
+    module = render.load(script)
+    for layout in figstyle.LAYOUTS:
+        fig = render.draw(module, figstyle.LIGHT, layout).fig
+        fig.canvas.draw()
+        links = render.links(fig)
+        urls = {link["url"] for link in links}
+        assert "foundations/softmax/" in urls and "foundations/target-equations/" in urls
+        for link in links:
+            assert 0 <= link["left"] and link["left"] + link["width"] <= 1.001, link
+            assert 0 <= link["top"] and link["top"] + link["height"] <= 1.001, link
+            assert (figures.ROOT / "docs" / (link["url"].rstrip("/") + ".md")).is_file(), link
 
 
 def test_the_key_covers_the_sitekit_modules_a_script_imports():

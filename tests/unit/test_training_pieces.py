@@ -187,7 +187,7 @@ def test_show_gives_png_with_alt_and_refuses_vague_alt():
     fig = Figure(figsize=(2, 1))
     fig.subplots().plot([0, 1])
     html = show(fig, 'A line with "quotes" & more words.')._repr_html_()
-    assert html.startswith('<img src="data:image/png;base64,')
+    assert html.startswith('<img src="data:image/svg+xml;base64,')
     assert 'alt="A line with &quot;quotes&quot; &amp; more words."' in html
     with pytest.raises(ValueError, match="alt must say"):
         show(fig, "plot")

@@ -251,11 +251,8 @@ def embed(html_text: str, page_url: str, explorables: dict[str, Explorable], *, 
             )
         explorable = explorables[target]
         out.append(html_text[done:start])
-        # Frames with no dark style of their own are inverted in the dark palette, as the
-        # site's other figures are (explorables.css).
-        classes = "explorable" if "dark" in explorable.styles else "explorable explorable--invert"
         out.append(
-            f'<figure class="{classes}" id="{_slug(explorable)}">'
+            f'<figure class="explorable" id="{_slug(explorable)}">'
             f'<div class="explorable__figure">{inner}</div>{_control(explorable)}'
             f'<script type="application/json" class="explorable__data">'
             f"{_data(explorable, page_url)}</script></figure>"

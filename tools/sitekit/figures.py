@@ -1,16 +1,19 @@
 """Build-time figures: one script per figure under ``figures/``, rendered to SVG.
 
 A script ``figures/<section>/<page>/<name>.py`` becomes ``figures/<section>/<page>/<name>.svg``
-in the site. Each script has a title docstring, a fixed seed and a ``make_figure(style,
-layout)`` that returns the figure and its alt text (the contract in `sitekit.figstyle`); a page
-embeds it as ``![](../figures/<page>/<name>.svg)``, with the brackets left empty, and the build
-fills in the alt text. A script may list extra inputs in a module-level ``DEPENDS_ON`` (globs
-relative to the repository root). Rendered SVGs are cached under ``.cache/figures/`` by a hash
-of everything that can change them, so an unchanged figure is never rendered twice. Helpers
-shared by a section's figures live in ``figures/<section>/_name.py``; scripts import them as
-``from _name import ...`` and a change to them re-renders the section's figures. So does a
-change to any ``sitekit`` module a script or its helpers import, directly or through another
-``sitekit`` module: the key reads those imports from the source (``sitekit_sources``).
+in the site, drawn in the light style and wide layout, and one SVG for each other style and
+layout (`variant_path`: ``<name>.dark.svg``, ``<name>.narrow.svg``, ``<name>.narrow.dark.svg``).
+Each script has a title docstring, a fixed seed and a ``make_figure(style, layout)`` that
+returns the figure and its alt text (the contract in `sitekit.figstyle`); a page embeds it as
+``![](../figures/<page>/<name>.svg)``, with the brackets left empty, and the build fills in the
+alt text and shows the variant that fits the reader's palette and screen (`embed`). A script may
+list extra inputs in a module-level ``DEPENDS_ON`` (globs relative to the repository root).
+Rendered SVGs are cached under ``.cache/figures/`` by a hash of everything that can change them,
+so an unchanged figure is never rendered twice. Helpers shared by a section's figures live in
+``figures/<section>/_name.py``; scripts import them as ``from _name import ...`` and a change to
+them re-renders the section's figures. So does a change to any ``sitekit`` module a script or
+its helpers import, directly or through another ``sitekit`` module: the key reads those imports
+from the source (``sitekit_sources``).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from sitekit import figstyle
 from sitekit.paths import ROOT, blas_config, cache_root
 
 # This package's folder: the sitekit modules a figure imports are read from here.
@@ -45,12 +49,44 @@ class FigureError(Exception):
     """A figure script failed; the message names the script."""
 
 
+def variant_name(style: figstyle.Style, layout: figstyle.Layout) -> str:
+    """``light.wide``: how a render's style and layout are named in the cache."""
+    return f"{style.name}.{layout.name}"
+
+
+def variant_path(site_path: str, style: figstyle.Style, layout: figstyle.Layout) -> str:
+    """Where one style and layout of the figure at ``site_path`` goes in the site: the light,
+    wide one at ``site_path`` itself, the others beside it (``x.narrow.dark.svg``)."""
+    stem = site_path.removesuffix(".svg")
+    parts = [layout.name] if layout != figstyle.WIDE else []
+    parts += [style.name] if style != figstyle.LIGHT else []
+    return ".".join([stem, *parts, "svg"])
+
+
 @dataclass(frozen=True)
 class Rendered:
-    """A rendered figure: its SVG, and the alt text its script computed from the data."""
+    """A rendered figure: its SVG in the light style and wide layout, the alt text its script
+    computed from the data, and the SVG of every style and layout by `variant_name` (empty for
+    a figure given by hand, as in tests: then every variant is ``svg``)."""
 
     svg: bytes
     alt: str
+    variants: dict[str, bytes] | None = None
+    # Per layout name, the links to lay over the figure (sitekit.render.links).
+    links: dict[str, list[dict[str, object]]] | None = None
+
+    def variant(self, style: figstyle.Style, layout: figstyle.Layout) -> bytes:
+        if not self.variants:
+            return self.svg
+        return self.variants[variant_name(style, layout)]
+
+    def files(self, site_path: str) -> dict[str, bytes]:
+        """Every variant's SVG, by its path in the site."""
+        return {
+            variant_path(site_path, style, layout): self.variant(style, layout)
+            for style in figstyle.STYLES
+            for layout in figstyle.LAYOUTS
+        }
 
 
 @dataclass(frozen=True)
@@ -237,10 +273,10 @@ def render_all(
     shared = shared_key()
     blas = blas_config()
     keys = {f: cache_key(f, shared, blas) for f in figures}
+    suffixes = [".alt"] + [f".{variant_name(s, lay)}.svg" for s, lay in _VARIANTS]
+    suffixes += [f".{lay.name}.links.json" for lay in figstyle.LAYOUTS]
     stale = [
-        f
-        for f in figures
-        if not all((cache_dir / f"{keys[f]}{suffix}").exists() for suffix in (".svg", ".alt"))
+        f for f in figures if not all((cache_dir / f"{keys[f]}{x}").exists() for x in suffixes)
     ]
     if stale:
         cache_dir.mkdir(parents=True, exist_ok=True)
@@ -262,14 +298,25 @@ def render_all(
         if failures:
             lines = [f"figure script {f['script']} failed:\n{f['error']}" for f in failures]
             raise FigureError("\n".join(lines))
-    rendered = {
-        f.site_path: Rendered(
-            (cache_dir / f"{keys[f]}.svg").read_bytes(),
+    rendered = {}
+    for f in figures:
+        variants = {
+            variant_name(s, lay): (cache_dir / f"{keys[f]}.{variant_name(s, lay)}.svg").read_bytes()
+            for s, lay in _VARIANTS
+        }
+        rendered[f.site_path] = Rendered(
+            variants[variant_name(figstyle.LIGHT, figstyle.WIDE)],
             (cache_dir / f"{keys[f]}.alt").read_text(encoding="utf-8"),
+            variants,
+            {
+                lay.name: json.loads((cache_dir / f"{keys[f]}.{lay.name}.links.json").read_text())
+                for lay in figstyle.LAYOUTS
+            },
         )
-        for f in figures
-    }
     return rendered, len(stale)
+
+
+_VARIANTS = [(s, lay) for s in figstyle.STYLES for lay in figstyle.LAYOUTS]
 
 
 IMG = re.compile(r"<img\b[^>]*>")
@@ -316,3 +363,98 @@ def fill_alt(html_text: str, page_url: str, rendered: dict[str, Rendered], *, wh
         return tag.replace("<img", f'<img alt="{alt}"', 1)
 
     return IMG.sub(one, html_text)
+
+
+# A phone's screen, where a figure's narrow layout is shown: below this width the content column
+# (the screen less 2 × 0.8 rem) is narrower than 0.75 of a wide figure's 672 px, but wider than
+# a narrow figure's 374 px.
+NARROW_MEDIA = "(max-width: 640px)"
+_SIZE = re.compile(rb'<svg\b[^>]*?\swidth="(?P<w>[\d.]+)pt"\s+height="(?P<h>[\d.]+)pt"')
+
+
+def svg_size(svg: bytes) -> tuple[int, int]:
+    """The width and height an SVG is designed for, in CSS pixels (matplotlib writes points)."""
+    m = _SIZE.search(svg[:2000])
+    if m is None:
+        raise FigureError("an SVG without width and height in points")
+    return round(float(m.group("w")) * 4 / 3), round(float(m.group("h")) * 4 / 3)
+
+
+def overlay(figure: Rendered, page_url: str) -> str:
+    """Links laid over a figure's linked boxes, one set per layout (paperlens.css shows the set
+    of the layout on screen); each is named by its page's URL as a screen reader reads it."""
+    sets = []
+    for layout in figstyle.LAYOUTS:
+        anchors = []
+        for link in (figure.links or {}).get(layout.name, []):
+            url = str(link["url"])
+            href = posixpath.relpath(url, page_url or ".") + "/"
+            style = ";".join(f"{k}:{100 * float(str(link[k])):.3f}%" for k in _BOX)
+            name = link.get("name") or url
+            anchors.append(
+                f'<a class="pl-figure__link" href="{html.escape(href)}" style="{style}"'
+                f' aria-label="{html.escape(str(name))}"></a>'
+            )
+        if anchors:
+            sets.append(f'<span class="pl-figure__links pl-figure__links--{layout.name}">')
+            sets.append("".join(anchors) + "</span>")
+    return "".join(sets)
+
+
+_BOX = ("left", "top", "width", "height")
+
+
+def picture(src: str, alt: str, figure: Rendered, page_url: str = "") -> str:
+    """The markup of one figure: a ``<picture>`` for each style, each choosing its layout by
+    the screen's width; the page's palette shows one of them (docs/assets/paperlens.css).
+
+    ``src`` is the light, wide SVG's URL as the page wrote it; the others are beside it. Each
+    ``<img>`` and ``<source>`` keeps the SVG's intrinsic size, and all carry the same alt text;
+    the hidden one is never loaded (``loading="lazy"`` and ``display: none``).
+    """
+    out = []
+    for style in figstyle.STYLES:
+        wide, narrow = (variant_path(src, style, lay) for lay in (figstyle.WIDE, figstyle.NARROW))
+        ww, wh = svg_size(figure.variant(style, figstyle.WIDE))
+        nw, nh = svg_size(figure.variant(style, figstyle.NARROW))
+        pic = (
+            f'<picture class="pl-figure pl-figure--{style.name}">'
+            f'<source media="{NARROW_MEDIA}" srcset="{html.escape(narrow)}"'
+            f' width="{nw}" height="{nh}" />'
+            f'<img alt="{html.escape(alt, quote=True)}" src="{html.escape(wide)}"'
+            f' width="{ww}" height="{wh}" loading="lazy" decoding="async" /></picture>'
+        )
+        links = overlay(figure, page_url)
+        if links:
+            pic = (
+                f'<span class="pl-figure pl-figure--{style.name} pl-figure--linked">'
+                f"{pic.replace(f'pl-figure pl-figure--{style.name}', 'pl-figure__picture')}"
+                f"{links}</span>"
+            )
+        out.append(pic)
+    return "".join(out)
+
+
+def embed(html_text: str, page_url: str, rendered: dict[str, Rendered], *, where: str) -> str:
+    """`fill_alt`, then every build figure shown through `picture`."""
+    html_text = fill_alt(html_text, page_url, rendered, where=where)
+
+    def one(m: re.Match[str]) -> str:
+        tag = m.group(0)
+        attrs = {a.group("name"): html.unescape(a.group("value")) for a in ATTR.finditer(tag)}
+        src = attrs.get("src", "")
+        target = _target(src, page_url)
+        if target is None or target not in rendered:
+            return tag
+        return picture(src, attrs.get("alt", ""), rendered[target], page_url)
+
+    return IMG.sub(one, html_text)
+
+
+def _target(src: str, page_url: str) -> str | None:
+    """The path in the site of an image the page at ``page_url`` embeds as ``src``, when it is
+    under ``figures/``."""
+    if urlsplit(src).scheme or src.startswith(("/", "data:")):
+        return None
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(page_url + "x"), src))
+    return target if target.startswith("figures/") else None

@@ -27,9 +27,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 from paperlens.show import FigureWithAlt  # noqa: E402
 from sitekit import figstyle, render  # noqa: E402
 
-# Every frame is rendered in each of these. A style added to the site is added here too.
-STYLES: tuple[figstyle.Style, ...] = (figstyle.LIGHT,)
-LAYOUTS: tuple[figstyle.Layout, ...] = (figstyle.WIDE, figstyle.NARROW)
+# Every frame is rendered in each of the site's styles and layouts.
+STYLES: tuple[figstyle.Style, ...] = figstyle.STYLES
+LAYOUTS: tuple[figstyle.Layout, ...] = figstyle.LAYOUTS
 
 
 def frames_of(module: ModuleType, script: Path) -> figstyle.Frames:

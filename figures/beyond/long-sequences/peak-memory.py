@@ -3,7 +3,7 @@
 import numpy as np
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
+from sitekit.figstyle import new_figure
 
 SEED = 0
 LENGTHS = [256, 512, 1024, 2048, 4096]
@@ -38,13 +38,24 @@ def make_figure(style, layout):
             round(peak_mib(lambda: pl.chunked_attention(Q, K, V, block_size=BLOCK)), 1)  # noqa: B023
         )
     fig, ax = new_figure(height=3.4, layout=layout)
-    ax.loglog(LENGTHS, plain, "o-", color=VERMILION, lw=2, label="attention (whole weight table)")
     ax.loglog(
-        LENGTHS, chunked, "s-", color=BLUE, lw=2, label=f"chunked_attention (blocks of {BLOCK})"
+        LENGTHS, plain, "o-", color=style.vermilion, lw=2, label="attention (whole weight table)"
+    )
+    ax.loglog(
+        LENGTHS,
+        chunked,
+        "s-",
+        color=style.blue,
+        lw=2,
+        label=f"chunked_attention (blocks of {BLOCK})",
     )
     n = np.array(LENGTHS, dtype=float)
-    ax.loglog(n, plain[0] * (n / n[0]) ** 2, ":", color=GREY, lw=1, label="slope 2: grows like n²")
-    ax.loglog(n, chunked[-1] * (n / n[-1]), "--", color=GREY, lw=1, label="slope 1: grows like n")
+    ax.loglog(
+        n, plain[0] * (n / n[0]) ** 2, ":", color=style.muted, lw=1, label="slope 2: grows like n²"
+    )
+    ax.loglog(
+        n, chunked[-1] * (n / n[-1]), "--", color=style.muted, lw=1, label="slope 1: grows like n"
+    )
     ax.set_xticks(LENGTHS, [str(v) for v in LENGTHS])
     ax.minorticks_off()
     ax.set_xlabel("sequence length n (queries = keys), float32, d_k = 64")

@@ -3,7 +3,7 @@
 from _shared import K, Q, V, draw_grid, listing, sub, vec
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREEN, VERMILION, new_figure
+from sitekit.figstyle import new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 
@@ -11,10 +11,10 @@ SEED = 0  # no randomness here; kept so every figure script reads the same way
 def make_figure(style, layout):
     fig, ax = new_figure(height=2.3, layout=layout)
     x = 0.0
-    grids = {"Q": (Q, BLUE), "K": (K, VERMILION), "V": (V, GREEN)}
+    grids = {"Q": (Q, style.blue), "K": (K, style.vermilion), "V": (V, style.green)}
     described = []  # one sentence of the alt text per grid
     for name, (M, color) in grids.items():
-        draw_grid(ax, M, x0=x, highlight_rows=(0,), color=color)
+        draw_grid(ax, M, style, x0=x, highlight_rows=(0,), color=color)
         r, c = M.shape
         ax.text(x + c / 2, -0.35, f"${name}$   shape ({r}, {c})", ha="center", fontsize=12)
         for i in range(r):

@@ -4,7 +4,7 @@ import numpy as np
 from _shared import K, Q, listing, num, nums, sub
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
+from sitekit.figstyle import new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 
@@ -14,10 +14,10 @@ def make_figure(style, layout):
     weights = pl.softmax(scores)  # (n_k,)
     labels = [rf"$\mathbf{{k}}_{j + 1}$" for j in range(scores.size)]
     fig, (left, right) = new_figure(1, 2, height=2.8, layout=layout)
-    left.bar(labels, scores, color=VERMILION)
-    left.axhline(0, color=GREY, lw=0.8)
+    left.bar(labels, scores, color=style.vermilion)
+    left.axhline(0, color=style.muted, lw=0.8)
     left.set_title(r"scores of $\mathbf{q}_1$ (any sign)")
-    right.bar(labels, weights, color=BLUE)
+    right.bar(labels, weights, color=style.blue)
     right.set_ylim(0, 1)
     right.set_title(f"softmax weights (sum = {weights.sum():.0f})")
     for j, w in enumerate(weights):

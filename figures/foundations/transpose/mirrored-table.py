@@ -5,7 +5,7 @@ import numpy as np
 from _shared import K, draw_grid, vec
 
 import paperlens as pl
-from sitekit.figstyle import GREY, VERMILION, new_figure
+from sitekit.figstyle import new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 MIRROR = "mirror across\nthe diagonal:\nrows become\ncolumns"  # the arrow's label
@@ -14,12 +14,12 @@ MIRROR = "mirror across\nthe diagonal:\nrows become\ncolumns"  # the arrow's lab
 def make_figure(style, layout):
     fig, ax = new_figure(height=3.0, layout=layout)
     n_k, d_k = K.shape
-    draw_grid(ax, K, highlight_rows=(0,), color=VERMILION)
+    draw_grid(ax, K, style, highlight_rows=(0,), color=style.vermilion)
     x1 = d_k + 3.0
-    draw_grid(ax, K.T, x0=x1, highlight_cols=(0,), color=VERMILION)
+    draw_grid(ax, K.T, style, x0=x1, highlight_cols=(0,), color=style.vermilion)
     m = min(n_k, d_k)  # the main diagonal: entries (i, i), which the mirror leaves in place
     for x in (0.0, x1):
-        ax.plot([x, x + m], [0, m], color=GREY, lw=1.2, ls="--")
+        ax.plot([x, x + m], [0, m], color=style.muted, lw=1.2, ls="--")
     ax.text(d_k / 2, -0.4, f"$K$   shape ({n_k}, {d_k})", ha="center", fontsize=12)
     ax.text(x1 + n_k / 2, -0.4, f"$K^T$   shape ({d_k}, {n_k})", ha="center", fontsize=12)
     ax.annotate(
@@ -28,12 +28,12 @@ def make_figure(style, layout):
         xytext=(d_k + 0.4, 1.5),
         arrowprops={
             "arrowstyle": "-|>",
-            "color": GREY,
+            "color": style.muted,
             "lw": 1.8,
             "connectionstyle": "arc3,rad=-0.3",
         },
     )
-    ax.text(d_k + 1.5, 2.4, MIRROR, ha="center", va="top", color=GREY)
+    ax.text(d_k + 1.5, 2.4, MIRROR, ha="center", va="top", color=style.muted)
     ax.set_xlim(-0.3, x1 + n_k + 0.3)
     ax.set_ylim(d_k + 0.3, -1.0)
     ax.set_aspect("equal")

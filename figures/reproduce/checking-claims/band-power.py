@@ -4,7 +4,7 @@ import numpy as np
 
 import paperlens as pl
 from paperlens.experiments import claims
-from sitekit.figstyle import BLUE, GREY, new_figure, sci
+from sitekit.figstyle import new_figure, sci
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 K = 4.0  # the band's half-width, in standard errors, as on the pages
@@ -15,17 +15,17 @@ def make_figure(style, layout):
     power = claims.band_power(delta, k=K)  # (201,)
     reliable = float(delta[np.argmax(power >= 0.99)])  # the first error caught 99 times in 100
     fig, ax = new_figure(height=3.0, layout=layout)
-    ax.plot(delta, power, color=BLUE, lw=2)
-    ax.axvline(K, color=GREY, lw=0.8, ls=":")
-    ax.axhline(0.5, color=GREY, lw=0.8, ls=":")
-    ax.plot([K, reliable], [float(claims.band_power(K, k=K)), 0.99], "o", color=BLUE)
+    ax.plot(delta, power, color=style.blue, lw=2)
+    ax.axvline(K, color=style.muted, lw=0.8, ls=":")
+    ax.axhline(0.5, color=style.muted, lw=0.8, ls=":")
+    ax.plot([K, reliable], [float(claims.band_power(K, k=K)), 0.99], "o", color=style.blue)
     ax.annotate(
         f"error = band: caught {float(claims.band_power(K, k=K)):.0%} of the time",
-        (K, 0.5), xytext=(10, -18), textcoords="offset points", color=GREY,
+        (K, 0.5), xytext=(10, -18), textcoords="offset points", color=style.muted,
     )  # fmt: skip
     ax.annotate(
         f"caught 99% of the time from {reliable:.1f} SE",
-        (reliable, 0.99), xytext=(10, -22), textcoords="offset points", color=GREY,
+        (reliable, 0.99), xytext=(10, -22), textcoords="offset points", color=style.muted,
     )  # fmt: skip
     ax.set_xlabel("size of the error, in standard errors")
     ax.set_ylabel("chance the check\ncatches it")

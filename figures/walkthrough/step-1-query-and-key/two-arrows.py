@@ -4,7 +4,7 @@ import numpy as np
 from _text import vec
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure
+from sitekit.figstyle import new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 
@@ -23,9 +23,9 @@ def heading(v):
 
 def make_figure(style, layout):
     fig, ax = new_figure(height=3.4, layout=layout)
-    ax.axhline(0, color=GREY, lw=0.6)
-    ax.axvline(0, color=GREY, lw=0.6)
-    for v, colour, name in ((q, BLUE, "query q"), (k, VERMILION, "key k")):
+    ax.axhline(0, color=style.muted, lw=0.6)
+    ax.axvline(0, color=style.muted, lw=0.6)
+    for v, colour, name in ((q, style.blue, "query q"), (k, style.vermilion, "key k")):
         ax.annotate(
             "",
             xy=v,
@@ -36,11 +36,11 @@ def make_figure(style, layout):
             v[0] + 0.04,
             v[1] + (0.05 if v[1] > 0 else -0.1),
             f"{name} = {vec(v, '.1f')}",
-            color=colour,
+            color=style.text(colour),
             fontsize=11,
         )
-    ax.plot([0], [0], "o", color="#111111", ms=4)
-    ax.text(-0.05, 0.04, "origin", ha="right", color="#111111", fontsize=10)
+    ax.plot([0], [0], "o", color=style.foreground, ms=4)
+    ax.text(-0.05, 0.04, "origin", ha="right", color=style.foreground, fontsize=10)
     ax.set_xlim(-0.45, 1.45)
     ax.set_ylim(-0.55, 0.65)
     ax.set_aspect("equal")

@@ -4,12 +4,11 @@ import numpy as np
 from _text import num
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREEN, VERMILION, new_figure
+from sitekit.figstyle import new_figure
 
 SEED = 3
 N = 6000  # scores per panel
 D_KS = (1, 8, 64)
-COLOURS = (BLUE, GREEN, VERMILION)
 
 
 def make_figure(style, layout):
@@ -17,7 +16,8 @@ def make_figure(style, layout):
     fig, axes = new_figure(3, 1, height=4.8, sharex=True, layout=layout)
     spreads, extremes = [], []  # per panel, for the alt text
     bins = np.linspace(-30, 30, 61)  # (61,) one bin per unit of score
-    for ax, d_k, colour in zip(axes, D_KS, COLOURS, strict=True):
+    colours = (style.blue, style.green, style.vermilion)
+    for ax, d_k, colour in zip(axes, D_KS, colours, strict=True):
         scores = pl.sample_scores(d_k, N, rng=rng)  # (N,)
         ax.hist(scores, bins=bins, density=True, histtype="stepfilled", color=colour, alpha=0.85)
         ax.set_yticks([])
@@ -31,7 +31,7 @@ def make_figure(style, layout):
             f"$d_k$ = {d_k}:  standard deviation ≈ {spread:.1f}",
             transform=ax.transAxes,
             fontsize=11,
-            color="#111111",
+            color=style.foreground,
         )
     axes[-1].set_xlabel("score q·k  (q, k with entries drawn from N(0, 1))")
     axes[-1].set_xlim(-30, 30)

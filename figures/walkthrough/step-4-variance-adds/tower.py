@@ -4,7 +4,7 @@ import numpy as np
 from _text import listing, nums
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, VERMILION, new_figure
+from sitekit.figstyle import new_figure
 
 SEED = 4
 N = 3000  # scores per d_k
@@ -24,8 +24,8 @@ def make_figure(style, layout):
             np.ones(d_k),
             bottom=np.arange(d_k),
             width=0.36,
-            color=BLUE,
-            edgecolor="white",
+            color=style.blue,
+            edgecolor=style.background,
             linewidth=0.5,
             label="$d_k$ unit bars: Var(qᵢkᵢ) = 1 each" if i == 0 else None,
         )
@@ -38,16 +38,16 @@ def make_figure(style, layout):
             x[i] + 0.19,
             var,
             width=0.36,
-            color=VERMILION,
+            color=style.vermilion,
             yerr=ERRORS * se,
             capsize=4,
-            error_kw={"ecolor": "#111111", "lw": 1},
+            error_kw={"ecolor": style.foreground, "lw": 1},
             label=f"sampled Var(q·k), {N} scores, ± {ERRORS} standard errors" if i == 0 else None,
         )
     ax.set_xticks(x, [f"$d_k$ = {d}" for d in D_KS])
     ax.set_ylabel("variance of the score")
     ax.set_yticks([0, 8, 16, 32, 64])
-    ax.grid(axis="y", color="#dddddd", lw=0.6)
+    ax.grid(axis="y", color=style.grid, lw=0.6)
     ax.set_axisbelow(True)
     ax.legend(frameon=False, loc="upper left")
     missed = [f"d_k = {d}" for d, ok in zip(D_KS, covered, strict=True) if not ok]

@@ -4,7 +4,7 @@ import numpy as np
 from _text import num
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREY, VERMILION, new_figure, sci
+from sitekit.figstyle import new_figure, sci
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 
@@ -13,36 +13,44 @@ BIG = 8.0  # sqrt(64): the typical size of an unscaled score when d_k = 64
 
 
 def make_figure(style, layout):
-    fig, grid = new_figure(2, 3, height=4.4, layout=layout, width_ratios=[1, 1, 1.15])
-    for ax in grid[:, 2]:  # the right column becomes one tall axes for the curve
-        ax.remove()
-    curve = fig.add_subplot(grid[0, 0].get_gridspec()[:, 2])
+    if layout.stacked:  # the bars in two columns, the curve across the bottom
+        fig, grid = new_figure(3, 2, height=7.6, layout=layout, stack=False)
+        for ax in grid[2]:
+            ax.remove()
+        curve = fig.add_subplot(grid[0, 0].get_gridspec()[2, :])
+    else:  # the right column becomes one tall axes for the curve
+        fig, grid = new_figure(2, 3, height=4.4, layout=layout, width_ratios=[1, 1, 1.15])
+        for ax in grid[:, 2]:
+            ax.remove()
+        curve = fig.add_subplot(grid[0, 0].get_gridspec()[:, 2])
     keys = np.arange(1, PATTERN.size + 1)  # (n,)
     cases = {}  # factor -> (scores, weights, gradient norm), for the alt text
-    for col, factor, colour in ((0, 1.0, BLUE), (1, BIG, VERMILION)):
+    for col, factor, colour in ((0, 1.0, style.blue), (1, BIG, style.vermilion)):
         scores = factor * PATTERN  # (n,)
         weights = pl.softmax(scores)  # (n,)
         norm = pl.softmax_gradient_norm(scores)
         cases[factor] = scores, weights, norm
         ax = grid[0, col]
         ax.bar(keys, scores, color=colour)
-        ax.axhline(0, color=GREY, lw=0.6)
+        ax.axhline(0, color=style.muted, lw=0.6)
         ax.set_ylim(-10, 13)
         ax.set_xticks(keys)
-        ax.set_title("scores × 1 (gentle)" if factor == 1 else f"scores × {BIG:g} (large)")
+        gap = "\n" if layout.stacked else " "
+        title = f"scores × 1{gap}(gentle)" if factor == 1 else f"scores × {BIG:g}{gap}(large)"
+        ax.set_title(title, fontsize=11)
         ax = grid[1, col]
         ax.bar(keys, weights, color=colour)
         ax.set_ylim(0, 1.05)
         ax.set_xticks(keys)
         ax.set_xlabel("key")
-        ax.set_title(f"softmax weights\ngradient norm {norm:.3f}", fontsize=11)
+        ax.set_title(f"softmax weights\ngradient norm {norm:.3f}", fontsize=10)
     grid[0, 0].set_ylabel("score")
     grid[1, 0].set_ylabel("weight")
     factors = np.geomspace(0.1, 20, 120)  # (120,)
     norms = pl.softmax_gradient_norm(factors[:, None] * PATTERN)  # (120, n) -> (120,)
     ax = curve
-    ax.plot(factors, norms, color="#111111", lw=2)
-    for factor, colour in ((1.0, BLUE), (BIG, VERMILION)):
+    ax.plot(factors, norms, color=style.foreground, lw=2)
+    for factor, colour in ((1.0, style.blue), (BIG, style.vermilion)):
         ax.plot(factor, pl.softmax_gradient_norm(factor * PATTERN), "o", color=colour, ms=8)
     ax.set_xscale("log")
     ax.set_yscale("log")

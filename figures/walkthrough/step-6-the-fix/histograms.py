@@ -4,7 +4,7 @@ import numpy as np
 from _text import num
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREEN, VERMILION, new_figure
+from sitekit.figstyle import new_figure
 
 SEED = 6
 N = 6000  # scores
@@ -16,15 +16,25 @@ def make_figure(style, layout):
     rng = np.random.default_rng(SEED)
     scores = pl.sample_scores(D_K, N, rng=rng)  # (N,) unscaled
     cases = (
-        (scores, "unscaled q·k", VERMILION, np.linspace(-30, 30, 61)),
-        (scores / np.sqrt(D_K), r"q·k / $\sqrt{d_k}$ = q·k / 8", BLUE, np.linspace(-5, 5, 51)),
-        (scores / D_K, "q·k / $d_k$ = q·k / 64  (over-shrunk)", GREEN, np.linspace(-0.6, 0.6, 49)),
+        (scores, "unscaled q·k", style.vermilion, np.linspace(-30, 30, 61)),
+        (
+            scores / np.sqrt(D_K),
+            r"q·k / $\sqrt{d_k}$ = q·k / 8",
+            style.blue,
+            np.linspace(-5, 5, 51),
+        ),
+        (
+            scores / D_K,
+            "q·k / $d_k$ = q·k / 64  (over-shrunk)",
+            style.green,
+            np.linspace(-0.6, 0.6, 49),
+        ),
     )
     fig, axes = new_figure(3, 1, height=4.8, sharex=True, layout=layout)
     variances, inside = [], []  # per panel, for the alt text
     for ax, (values, label, colour, bins) in zip(axes, cases, strict=True):
         ax.hist(values, bins=bins, density=True, histtype="stepfilled", color=colour, alpha=0.85)
-        ax.axvspan(-BAND, BAND, color="#999999", alpha=0.18, lw=0)
+        ax.axvspan(-BAND, BAND, color=style.faint, alpha=0.18, lw=0)
         ax.set_yticks([])
         ax.spines["left"].set_visible(False)
         var = float(np.var(values, ddof=1))
@@ -36,7 +46,7 @@ def make_figure(style, layout):
             f"{label}\nvariance ≈ {var:.3g}",
             transform=ax.transAxes,
             fontsize=10.5,
-            color="#111111",
+            color=style.foreground,
             va="top",
         )
     axes[-1].set_xlim(-30, 30)

@@ -4,7 +4,7 @@ import numpy as np
 from _text import listing
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREEN, GREY, VERMILION, new_figure
+from sitekit.figstyle import new_figure
 
 SEED = 1
 D_K = 64
@@ -17,9 +17,9 @@ def make_figure(style, layout):
     K = rng.standard_normal((N_K, D_K))  # (n_k, d_k)
     V = np.eye(N_K)  # (n_k, d_v), unused: only the weights are drawn
     cases = (
-        (1.0, "unscaled", VERMILION),
-        (1 / np.sqrt(D_K), r"÷ $\sqrt{d_k}$ = 8", BLUE),
-        (1 / D_K, "÷ $d_k$ = 64", GREEN),
+        (1.0, "unscaled", style.vermilion),
+        (1 / np.sqrt(D_K), r"÷ $\sqrt{d_k}$ = 8", style.blue),
+        (1 / D_K, "÷ $d_k$ = 64", style.green),
     )
     fig, axes = new_figure(1, 3, height=2.9, sharey=True, layout=layout)
     drawn = []  # each panel's weights, for the alt text
@@ -28,13 +28,13 @@ def make_figure(style, layout):
         weights = pl.attention(q, K, V, scale=scale).weights[0]  # (n_k,)
         drawn.append(weights)
         ax.bar(keys, weights, color=colour, width=0.8)
-        ax.axhline(1 / N_K, color=GREY, lw=1, ls="--")
+        ax.axhline(1 / N_K, color=style.muted, lw=1, ls="--")
         ax.set_title(f"{label}\nlargest weight {weights.max():.2f}", fontsize=11)
         ax.set_xticks([1, 8, 16])
         ax.set_xlabel("key")
     axes[0].set_ylabel("attention weight")
     axes[0].set_ylim(0, 1.02)
-    axes[2].text(N_K + 0.5, 1 / N_K + 0.03, f"1/{N_K}", ha="right", color=GREY, fontsize=10)
+    axes[2].text(N_K + 0.5, 1 / N_K + 0.03, f"1/{N_K}", ha="right", color=style.muted, fontsize=10)
     unscaled, tamed, shrunk = drawn
     top = np.argsort(unscaled)[::-1][:2]  # (2,) the two heaviest keys
     alt = (

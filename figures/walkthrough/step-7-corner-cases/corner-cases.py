@@ -3,7 +3,7 @@
 import numpy as np
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, SKY, VERMILION, new_figure, sci
+from sitekit.figstyle import new_figure, sci
 
 SEED = 7
 N = 4  # keys in the small examples
@@ -26,8 +26,10 @@ def make_figure(style, layout):
     raw = pl.sample_scores(1, 4000, rng=np.random.default_rng(SEED))  # (4000,)
     scaled = pl.sample_scores(1, 4000, rng=np.random.default_rng(SEED), scale=1 / np.sqrt(1))
     bins = np.linspace(-4, 4, 41)  # (41,)
-    ax.hist(raw, bins=bins, histtype="stepfilled", color=BLUE, alpha=0.6, label="q·k")
-    ax.hist(scaled, bins=bins, histtype="step", color=VERMILION, lw=1.6, ls="--", label="q·k / √1")
+    ax.hist(raw, bins=bins, histtype="stepfilled", color=style.blue, alpha=0.6, label="q·k")
+    ax.hist(
+        scaled, bins=bins, histtype="step", color=style.vermilion, lw=1.6, ls="--", label="q·k / √1"
+    )
     ax.set_yticks([])
     ax.spines["left"].set_visible(False)
     ax.set_xlabel("score")
@@ -38,9 +40,9 @@ def make_figure(style, layout):
     ax = axes[0, 1]
     tied = np.full(N, 3.0)  # (n,)
     tied_weights = pl.softmax(tied), pl.softmax(tied / 8)  # (n,), (n,)
-    ax.bar(keys - 0.2, tied_weights[0], width=0.4, color=BLUE, label="unscaled")
-    ax.bar(keys + 0.2, tied_weights[1], width=0.4, color=ORANGE, label="÷ 8")
-    ax.axhline(1 / N, color=GREY, lw=1, ls=":")
+    ax.bar(keys - 0.2, tied_weights[0], width=0.4, color=style.blue, label="unscaled")
+    ax.bar(keys + 0.2, tied_weights[1], width=0.4, color=style.orange, label="÷ 8")
+    ax.axhline(1 / N, color=style.muted, lw=1, ls=":")
     ax.set_ylim(0, 1.05)
     ax.set_xticks(keys)
     ax.set_ylabel("weight")
@@ -51,7 +53,10 @@ def make_figure(style, layout):
     ax = axes[1, 0]
     huge = np.array([1e300, 0.5, -0.3, 0.8])  # (n,)
     one_hot = []  # (weights, gradient norm) unscaled and ÷ 8, for the alt text
-    for shift, scale, colour, label in ((-0.2, 1.0, BLUE, "unscaled"), (0.2, 1 / 8, ORANGE, "÷ 8")):
+    for shift, scale, colour, label in (
+        (-0.2, 1.0, style.blue, "unscaled"),
+        (0.2, 1 / 8, style.orange, "÷ 8"),
+    ):
         s = huge * scale  # (n,)
         norm = pl.softmax_gradient_norm(s)
         one_hot.append((pl.softmax(s), norm))
@@ -73,11 +78,20 @@ def make_figure(style, layout):
     out, weights = pl.attention(Q, K, V, scale=1.0)  # (5, 1), (5, n)
     queries = np.arange(1, 6)  # (5,)
     bottom = np.zeros(5)  # (5,)
-    for j, colour in enumerate((BLUE, ORANGE, GREEN, SKY)):
-        ax.bar(queries, weights[:, j], bottom=bottom, width=0.6, color=colour, edgecolor="white")
+    for j, colour in enumerate((style.blue, style.orange, style.green, style.sky)):
+        ax.bar(
+            queries,
+            weights[:, j],
+            bottom=bottom,
+            width=0.6,
+            color=colour,
+            edgecolor=style.background,
+        )
         bottom += weights[:, j]
     for i in range(5):
-        ax.text(queries[i], 1.03, f"{out[i, 0]:.2f}", ha="center", fontsize=9.5, color="#111111")
+        ax.text(
+            queries[i], 1.03, f"{out[i, 0]:.2f}", ha="center", fontsize=9.5, color=style.foreground
+        )
     ax.set_ylim(0, 1.15)
     ax.set_yticks([0, 0.5, 1])
     ax.set_xticks(queries)

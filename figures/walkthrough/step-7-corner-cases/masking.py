@@ -5,7 +5,7 @@ import numpy as np
 from _text import nums
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILION, new_figure
+from sitekit.figstyle import new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 
@@ -38,14 +38,14 @@ def make_figure(style, layout):
         row16 = np.full(ROW.shape, -1e9, dtype=np.float16)  # masked_fill(-1e9) in float16
     low16 = np.full(ROW.shape, np.finfo(np.float16).min, dtype=np.float16)  # (n,) -65504
     cases = (
-        ("no mask", pl.softmax(ROW), BLUE),
-        ("replace by −10⁹\n(masked_fill)", pl.softmax(np.full_like(ROW, -1e9)), GREEN),
-        ("add −10⁹\nin float64", pl.softmax(ROW - 1e9), ORANGE),
-        ("add −10⁹\nin float32", pl.softmax(row32 - np.float32(1e9)).astype(float), SKY),
-        ("−∞, naive\nsoftmax", naive_softmax(np.full_like(ROW, -np.inf)), VERMILION),
-        ("−∞ in paperlens", pl.softmax(np.full_like(ROW, -np.inf)), PURPLE),
-        ("replace by −10⁹ in\nNumPy float16 (= −∞)", pl.softmax(row16).astype(float), GREY),
-        ("replace by float16's\nfinfo.min", pl.softmax(low16).astype(float), GREEN),
+        ("no mask", pl.softmax(ROW), style.blue),
+        ("replace by −10⁹\n(masked_fill)", pl.softmax(np.full_like(ROW, -1e9)), style.green),
+        ("add −10⁹\nin float64", pl.softmax(ROW - 1e9), style.orange),
+        ("add −10⁹\nin float32", pl.softmax(row32 - np.float32(1e9)).astype(float), style.sky),
+        ("−∞, naive\nsoftmax", naive_softmax(np.full_like(ROW, -np.inf)), style.vermilion),
+        ("−∞ in paperlens", pl.softmax(np.full_like(ROW, -np.inf)), style.purple),
+        ("replace by −10⁹ in\nNumPy float16 (= −∞)", pl.softmax(row16).astype(float), style.muted),
+        ("replace by float16's\nfinfo.min", pl.softmax(low16).astype(float), style.green),
     )
     shape = (4, 2) if layout.stacked else (2, 4)
     height = 7.6 if layout.stacked else 4.6
@@ -59,7 +59,7 @@ def make_figure(style, layout):
                 "NaN NaN\nNaN NaN",
                 ha="center",
                 va="center",
-                color=colour,
+                color=style.text(colour),
                 fontsize=14,
                 fontweight="bold",
             )
@@ -67,7 +67,13 @@ def make_figure(style, layout):
             ax.bar(keys, weights, color=colour, width=0.7)
             if not weights.any():
                 ax.text(
-                    2.5, 0.5, "all weights 0", ha="center", va="center", color=colour, fontsize=11
+                    2.5,
+                    0.5,
+                    "all weights 0",
+                    ha="center",
+                    va="center",
+                    color=style.text(colour),
+                    fontsize=11,
                 )
         ax.set_xlim(0.4, 4.6)
         ax.set_ylim(0, 1.0)

@@ -4,7 +4,7 @@ import numpy as np
 from _text import num
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREEN, GREY, ORANGE, VERMILION, new_figure
+from sitekit.figstyle import new_figure
 
 SEED = 12
 D_K = 64
@@ -23,10 +23,10 @@ def make_figure(style, layout):
     keys = np.arange(1, N_K + 1)  # (n_k,)
 
     ax = axes[0, 0]
-    ax.bar(i, q, bottom=0, color=BLUE, width=1.0)
-    ax.text(66, 0, "q", color=BLUE, va="center")
-    ax.text(66, -7, "k₁", color=VERMILION, va="center")
-    ax.bar(i, K[0], bottom=-7, color=VERMILION, width=1.0)
+    ax.bar(i, q, bottom=0, color=style.blue, width=1.0)
+    ax.text(66, 0, "q", color=style.text(style.blue), va="center")
+    ax.text(66, -7, "k₁", color=style.text(style.vermilion), va="center")
+    ax.bar(i, K[0], bottom=-7, color=style.vermilion, width=1.0)
     ax.set_yticks([])
     ax.set_xticks([1, 64])
     ax.set_xlabel("entry i")
@@ -34,7 +34,7 @@ def make_figure(style, layout):
 
     ax = axes[0, 1]
     products = q * K[0]  # (d_k,)
-    ax.bar(i, products, color=GREY, width=1.0)
+    ax.bar(i, products, color=style.muted, width=1.0)
     ax.set_xticks([1, 64])
     ax.set_xlabel("entry i")
     ax.set_title(
@@ -42,16 +42,16 @@ def make_figure(style, layout):
     )
 
     ax = axes[0, 2]
-    ax.bar(keys, scores, color=VERMILION)
-    ax.axhspan(-band, band, color="#999999", alpha=0.2, lw=0)
+    ax.bar(keys, scores, color=style.vermilion)
+    ax.axhspan(-band, band, color=style.faint, alpha=0.2, lw=0)
     ax.set_ylim(-25, 25)
     ax.set_xticks(keys)
     ax.set_xlabel("key")
     ax.set_title("③ wide scores q·kⱼ\n(grey: ±8 = ±√64)", fontsize=11)
 
     ax = axes[1, 0]
-    ax.bar(keys, tame, color=BLUE)
-    ax.axhspan(-1, 1, color="#999999", alpha=0.2, lw=0)
+    ax.bar(keys, tame, color=style.blue)
+    ax.axhspan(-1, 1, color=style.faint, alpha=0.2, lw=0)
     ax.set_ylim(-25 / 8, 25 / 8)
     ax.set_xticks(keys)
     ax.set_xlabel("key")
@@ -59,14 +59,14 @@ def make_figure(style, layout):
 
     ax = axes[1, 1]
     soft, spike = pl.softmax(tame), pl.softmax(scores)  # (n_k,), (n_k,)
-    ax.bar(keys, soft, color=GREEN)
+    ax.bar(keys, soft, color=style.green)
     ax.set_ylim(0, 1.02)
     ax.set_xticks(keys)
     ax.set_xlabel("key")
     ax.set_title("⑤ softmax: soft weights\n(gradient flows)", fontsize=11)
 
     ax = axes[1, 2]
-    ax.bar(keys, spike, color=ORANGE)
+    ax.bar(keys, spike, color=style.orange)
     ax.set_ylim(0, 1.02)
     ax.set_xticks(keys)
     ax.set_xlabel("key")

@@ -4,7 +4,7 @@ import numpy as np
 from _text import listing, num, nums
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, new_figure
+from sitekit.figstyle import new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 
@@ -29,14 +29,13 @@ def _row(token, weights):
     return f"“{token}” gives {num(top, '.2f')} to " + listing(f"“{t}”" for t in most)
 
 
-def _table(ax, weights):
+def _table(ax, weights, style):
     n = len(TOKENS)
-    ax.imshow(weights, cmap="Blues", vmin=0, vmax=1)
+    image = ax.imshow(weights, cmap=style.sequential, vmin=0, vmax=1)
     for i in range(n):
         for j in range(n):
-            dark = weights[i, j] > 0.6
-            ax.text(j, i, f"{weights[i, j]:.2f}", ha="center", va="center", fontsize=12,
-                    color="white" if dark else "black")  # fmt: skip
+            ink = style.ink_on(image.to_rgba(weights[i, j]))
+            ax.text(j, i, f"{weights[i, j]:.2f}", ha="center", va="center", fontsize=12, color=ink)
     ax.set_xticks(range(n), [f"“{t}”" for t in TOKENS])
     ax.set_yticks(range(n), [f"“{t}”" for t in TOKENS])
     ax.xaxis.tick_top()
@@ -47,9 +46,9 @@ def _table(ax, weights):
         side.set_visible(False)
 
 
-def _one_query(ax, scores, scaled, weights, d_k):
+def _one_query(ax, scores, scaled, weights, d_k, style):
     rows = np.arange(len(TOKENS))[::-1]  # the first token on top
-    ax.barh(rows, weights, color=BLUE, height=0.6)
+    ax.barh(rows, weights, color=style.blue, height=0.6)
     for r, s, c, w in zip(rows, scores, scaled, weights, strict=True):
         ax.text(w + 0.03, r, f"{num(s)} → {num(c, '.2f')} → {w:.2f}", va="center", fontsize=10)
     ax.set_yticks(rows, [f"“{t}”" for t in TOKENS])
@@ -68,8 +67,8 @@ def make_figure(style, layout):
     assert np.allclose(pl.softmax(scaled), weights[-1])
     shape = (2, 1) if layout.stacked else (1, 2)
     fig, (left, right) = new_figure(*shape, height=6.4 if layout.stacked else 3.2, layout=layout)
-    _table(left, weights)
-    _one_query(right, scores, scaled, weights[-1], d_k)
+    _table(left, weights, style)
+    _one_query(right, scores, scaled, weights[-1], d_k, style)
     rows = "; ".join(_row(t, weights[i]) for i, t in enumerate(TOKENS))
     n = len(TOKENS)
     alt = (
