@@ -69,6 +69,13 @@ def render_frame(module: ModuleType, frames: figstyle.Frames, index: int, out: P
         for layout in LAYOUTS:
             result = draw_frame(module, frames.values[index], style, layout)
             alts[f"{style.name} {layout.name}"] = result.alt
+            # The checks every figure passes (`sitekit.render`): legible size and contrast.
+            problems = render.check_text(result.fig, style)  # type: ignore[arg-type]
+            if problems:
+                raise ValueError(
+                    f"frame {frames.values[index]!r}, {style.name} {layout.name}: text that "
+                    "readers cannot read:\n  " + "\n  ".join(problems)
+                )
             _write(out / f"{index}-{style.name}-{layout.name}.svg", figstyle.to_svg(result.fig))  # type: ignore[arg-type]
     if len(set(alts.values())) != 1:
         raise ValueError(

@@ -5,7 +5,7 @@ from _text import num, vec
 from matplotlib import pyplot as plt
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREY, VERMILION, Frames, new_figure
+from sitekit.figstyle import Frames, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 
@@ -43,20 +43,24 @@ def make_frame(angle, style, layout):
         *shape, height=height, layout=layout, **({} if layout.stacked else {"width_ratios": [1, 2]})
     )
     # Left: the two arrows, the key on its circle of fixed norm, and the angle between them.
-    for arrow, colour in ((k, VERMILION), (q, BLUE)):  # the query on top
+    for arrow, colour in ((k, style.vermilion), (q, style.blue)):  # the query on top
         arrows.annotate(
             "",
             xy=arrow,
             xytext=(0, 0),
             arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 2.4, "mutation_scale": 16},
         )
-    arrows.add_patch(plt.Circle((0, 0), 1.0, fill=False, color=GREY, lw=0.6, ls=":"))
+    arrows.add_patch(plt.Circle((0, 0), 1.0, fill=False, color=style.muted, lw=0.6, ls=":"))
     start = np.degrees(np.arctan2(q[1], q[0]))  # the query's direction
     arc = np.deg2rad(start + np.linspace(0, angle, 40))  # (40,)
-    arrows.plot(0.3 * np.cos(arc), 0.3 * np.sin(arc), color="#111111", lw=1)
-    arrows.plot(0, 0, "o", color="#111111", ms=3)
-    arrows.text(*(1.12 * q / np.linalg.norm(q)), "q", color=BLUE, fontsize=12, ha="center")
-    arrows.text(*(1.12 * k), "k", color=VERMILION, fontsize=12, ha="center", va="center")
+    arrows.plot(0.3 * np.cos(arc), 0.3 * np.sin(arc), color=style.foreground, lw=1)
+    arrows.plot(0, 0, "o", color=style.foreground, ms=3)
+    arrows.text(
+        *(1.12 * q / np.linalg.norm(q)), "q", color=style.text(style.blue), fontsize=12, ha="center"
+    )
+    arrows.text(
+        *(1.12 * k), "k", color=style.text(style.vermilion), fontsize=12, ha="center", va="center"
+    )
     arrows.set_xlim(-1.25, 1.25)
     arrows.set_ylim(-1.25, 1.25)
     arrows.set_aspect("equal")
@@ -68,10 +72,10 @@ def make_frame(angle, style, layout):
     # Right: q·k against the angle, with this frame's point on it.
     theta = np.linspace(0, 180, 181)  # (181,) degrees
     values = np.stack([rotate(k0, a) for a in theta]) @ q  # (181, d_k) x (d_k,) -> (181,)
-    curve.axhline(0, color=GREY, lw=0.8)
-    curve.plot(theta, values, color=BLUE, lw=2)
-    curve.plot([angle], [dot], "o", color=VERMILION, ms=9)
-    curve.vlines(angle, 0, dot, color=VERMILION, lw=1, ls="--")
+    curve.axhline(0, color=style.muted, lw=0.8)
+    curve.plot(theta, values, color=style.blue, lw=2)
+    curve.plot([angle], [dot], "o", color=style.vermilion, ms=9)
+    curve.vlines(angle, 0, dot, color=style.vermilion, lw=1, ls="--")
     curve.set_xticks(range(0, 181, 45), [f"{a}°" for a in range(0, 181, 45)])
     curve.set_xlabel("angle θ between the key and the query")
     curve.set_ylabel("dot product q·k")

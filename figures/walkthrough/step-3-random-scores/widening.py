@@ -4,7 +4,7 @@ import numpy as np
 from _text import num
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREY, Frames, new_figure
+from sitekit.figstyle import Frames, new_figure
 
 SEED = 3
 N = 6000  # scores per frame
@@ -29,8 +29,8 @@ def make_frame(d_k, style, layout):
     density, edges = np.histogram(scores, bins=bins, density=True)  # (2 LIMIT,)
     used = np.flatnonzero(density)  # drawn from the first bin used to the last
     span = slice(used[0], used[-1] + 1)
-    ax.stairs(density[span], edges[used[0] : used[-1] + 2], fill=True, color=BLUE, alpha=0.85)
-    ax.axvspan(-FAR, FAR, color=GREY, alpha=0.15, lw=0)
+    ax.stairs(density[span], edges[used[0] : used[-1] + 2], fill=True, color=style.blue, alpha=0.85)
+    ax.axvspan(-FAR, FAR, color=style.muted, alpha=0.15, lw=0)
     ax.set_xlim(-LIMIT, LIMIT)
     ax.set_yticks([])
     ax.spines["left"].set_visible(False)

@@ -4,7 +4,7 @@ histogram, one query's softmax weights, and the softmax gradient norm."""
 import numpy as np
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREY, VERMILION, Frames, new_figure
+from sitekit.figstyle import Frames, new_figure
 
 SEED = 6
 N = 4000  # sampled scores per histogram
@@ -43,8 +43,8 @@ def make_frame(d_k, style, layout):
     Q, K = queries_and_keys(d_k)
     V = np.eye(N_K)  # (n_k, d_v): only the weights are drawn
     cases = (  # (title, scale, colour)
-        ("unscaled q·k", lambda d: 1.0, VERMILION),
-        ("q·k ÷ √dₖ", lambda d: 1 / np.sqrt(d), BLUE),
+        ("unscaled q·k", lambda d: 1.0, style.vermilion),
+        ("q·k ÷ √dₖ", lambda d: 1 / np.sqrt(d), style.blue),
     )
     height = 7.4 if layout.stacked else 6.4
     fig, axes = new_figure(3, 2, height=height, layout=layout)
@@ -72,7 +72,7 @@ def make_frame(d_k, style, layout):
         hist.set_title(f"{title}\nstandard deviation{gap}{spread:.2g}", fontsize=10.5)
         weights = pl.attention(Q[:1], K, V, scale=scale).weights[0]  # (n_k,) the first query
         bars.bar(keys, weights, color=colour, width=0.8)
-        bars.axhline(1 / N_K, color=GREY, lw=1, ls="--")
+        bars.axhline(1 / N_K, color=style.muted, lw=1, ls="--")
         bars.set_ylim(0, 1.02)
         bars.set_yticks([0, 0.5, 1])
         bars.set_xticks([1, 8, 16])

@@ -7,7 +7,7 @@ from ml_dtypes import bfloat16
 from ml_dtypes import finfo as ml_finfo
 
 import paperlens as pl
-from sitekit.figstyle import BLUE, GREY, ORANGE, Frames, new_figure
+from sitekit.figstyle import Frames, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 
@@ -62,8 +62,8 @@ def make_frame(name, style, layout):
         (f"{FILL_TEXT} added\nto every key", row + fill),
     )
     codes = (
-        ("naive softmax", naive_softmax, ORANGE),
-        ("paperlens.softmax", paperlens_softmax, BLUE),
+        ("naive softmax", naive_softmax, style.orange),
+        ("paperlens.softmax", paperlens_softmax, style.blue),
     )
     tolerance = 4 * float(ml_finfo(dtype).eps)  # a few roundings in this dtype
     right = np.where(KEEP, pl.softmax(np.where(KEEP, ROW, -np.inf)), 0.0)  # (n,) float64
@@ -78,10 +78,20 @@ def make_frame(name, style, layout):
             said[case, code] = verdict(weights, right, unmasked, tolerance)
             if np.isnan(weights).any():
                 for key in keys[np.isnan(weights)]:
-                    ax.text(key, 0.5, "NaN", ha="center", va="center", color=colour, rotation=90)
+                    ax.text(
+                        key,
+                        0.5,
+                        "NaN",
+                        ha="center",
+                        va="center",
+                        color=style.text(colour),
+                        rotation=90,
+                    )
             else:
                 ax.bar(keys, weights, color=colour, width=0.7)
-            ax.plot(keys, right, "_", color=GREY, ms=14, mew=1.5)  # the weights it should have
+            ax.plot(
+                keys, right, "_", color=style.muted, ms=14, mew=1.5
+            )  # the weights it should have
             ax.set_xlim(0.4, 4.6)
             ax.set_ylim(0, 1.0)
             ax.set_xticks(keys)
