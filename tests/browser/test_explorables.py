@@ -70,7 +70,9 @@ def open_page(browser, base_url):
 
 
 STATE = """f => {
-    const img = f.querySelector(".explorable__figure img");
+    // The one shown: the page's own figure has one <picture> per palette until the control
+    // moves, and the script's single one after.
+    const img = [...f.querySelectorAll(".explorable__figure img")].find(i => i.checkVisibility());
     const range = f.querySelector("input[type=range]");
     return {
         alt: img.getAttribute("alt"), src: img.currentSrc, loaded: img.complete,
@@ -86,9 +88,10 @@ def data(fig):
 
 
 def state(fig, page):
+    fig.scroll_into_view_if_needed()  # the page's figures load lazily, as a reader reaches them
     page.wait_for_function(
-        "f => { const i = f.querySelector('.explorable__figure img');"
-        " return i.complete && i.naturalWidth > 0; }",
+        "f => { const i = [...f.querySelectorAll('.explorable__figure img')]"
+        ".find(i => i.checkVisibility()); return i && i.complete && i.naturalWidth > 0; }",
         arg=fig.element_handle(),
     )
     return fig.evaluate(STATE)
@@ -113,7 +116,7 @@ def go_to(page, fig, index):
     """Move the control to frame ``index`` with the arrow keys, as a reader would."""
     frames = data(fig)["frames"]
     now = [f["alt"] for f in frames].index(
-        fig.locator(".explorable__figure img").get_attribute("alt")
+        fig.locator(".explorable__figure img >> visible=true").get_attribute("alt")
     )
     if index != now:
         press(page, fig, "ArrowRight" if index > now else "ArrowLeft", abs(index - now))
@@ -160,14 +163,17 @@ def test_the_control_moves_the_figure_and_its_alt_text_from_the_keyboard(desktop
 def test_a_phone_gets_the_narrow_layout(figure, open_page):
     """On a phone the default frame is shown narrow at once, and so is every frame after."""
     page, fig = open_page(figure, **PHONE)
-    narrow = "f => f.querySelector('.explorable__figure img').currentSrc.endsWith('-narrow.svg')"
+    narrow = (
+        "f => [...f.querySelectorAll('.explorable__figure img')]"
+        ".find(i => i.checkVisibility())?.currentSrc.endsWith('-narrow.svg')"
+    )
     page.wait_for_function(narrow, arg=fig.element_handle())
     frames = data(fig)["frames"]
     assert state(fig, page)["alt"] == frames[default_index(fig)]["alt"]
     shown = go_to(page, fig, default_index(fig) + 1)
     assert shown["alt"] == frames[default_index(fig) + 1]["alt"]
     page.wait_for_function(narrow, arg=fig.element_handle())
-    box = fig.locator(".explorable__figure img").bounding_box()
+    box = fig.locator(".explorable__figure img >> visible=true").bounding_box()
     assert box["width"] <= PHONE["viewport"]["width"], box
     assert not page.errors, "\n".join(page.errors)
 
@@ -176,7 +182,7 @@ def test_without_javascript_the_default_frame_is_shown(figure, open_page):
     page, fig = open_page(figure, java_script_enabled=False, **DESKTOP)
     frames = data(fig)
     assert not fig.locator(".explorable__control").is_visible()
-    img = fig.locator(".explorable__figure img")
+    img = fig.locator(".explorable__figure img >> visible=true")
     assert img.count() == 1
     assert img.evaluate("i => i.complete && i.naturalWidth > 0")
     default = frames["frames"][default_index(fig)]
