@@ -126,7 +126,7 @@ def figure_edit(base: str, n: int) -> float:
     before = fetch(base + FIGURE_URL)
 
     def thicker(text: str) -> str:
-        new, count = re.subn(r"color=BLUE, lw=2\b", f"color=BLUE, lw=2.{n + 1}", text)
+        new, count = re.subn(r"\blw=2\b", f"lw=2.{n + 1}", text, count=1)
         if count != 1:
             raise RuntimeError(f"{FIGURE}: the edit no longer applies")
         return new
