@@ -1,7 +1,8 @@
 """Explorable: the key turns round the query, and the dot product is read off as it swings."""
 
 import numpy as np
-from _text import num, vec
+from _angles import dot_label, q, rotate
+from _text import vec
 from matplotlib import pyplot as plt
 
 import paperlens as pl
@@ -9,21 +10,8 @@ from sitekit.figstyle import Frames, new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 
-q = np.array([0.7, -0.3])  # (d_k,) the query of step 1
 k0 = q / np.linalg.norm(q)  # (d_k,) a unit key along q: only its angle changes
 ANGLES = tuple(range(0, 181, 15))  # degrees between q and k, one frame each
-
-
-def rotate(v, degrees):
-    """v turned anticlockwise by the given angle."""
-    t = np.deg2rad(degrees)
-    R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])  # (2, 2)
-    return R @ v  # (2, 2) x (2,) -> (2,)
-
-
-def dot_label(value):
-    """A dot product as the figure writes it: signed, two decimals, and 0.00 for zero."""
-    return "0.00" if np.isclose(value, 0.0) else num(value, "+.2f")
 
 
 FRAMES = Frames(

@@ -1,7 +1,8 @@
 """The key swings round the query: the dot product falls from positive through 0 to negative."""
 
 import numpy as np
-from _text import listing, num, vec
+from _angles import dot_label, q, rotate
+from _text import listing, vec
 from matplotlib import pyplot as plt
 
 import paperlens as pl
@@ -9,20 +10,7 @@ from sitekit.figstyle import new_figure
 
 SEED = 0  # no randomness here; kept so every figure script reads the same way
 
-q = np.array([0.7, -0.3])  # (d_k,) the query of step 1
 ANGLES = np.array([0, 45, 90, 135, 180])  # degrees between q and k in the small panels
-
-
-def rotate(v, degrees):
-    """v turned anticlockwise by the given angle."""
-    t = np.deg2rad(degrees)
-    R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])  # (2, 2)
-    return R @ v  # (2, 2) x (2,) -> (2,)
-
-
-def dot_label(value):
-    """A dot product as the panels write it: signed, two decimals, and 0.00 for zero."""
-    return "0.00" if np.isclose(value, 0.0) else num(value, "+.2f")
 
 
 def make_figure(style, layout):
