@@ -18,14 +18,13 @@ import html
 import json
 import posixpath
 import re
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from sitekit import figures
-from sitekit.paths import ROOT, blas_config, cache_root
+from sitekit.paths import blas_config, cache_root
 
 CACHE_DIR = cache_root() / "frames"
 RENDERER = figures.PACKAGE_DIR / "render_frames.py"
@@ -142,26 +141,12 @@ def render_all(
     stale = [f for f in scripts if not _complete(folders[f])]
     if stale:
         args = [arg for f in stale for arg in (str(f.script), str(folders[f]))]
-        procs = [
-            subprocess.Popen(
-                [sys.executable, "-m", "sitekit.render_frames", str(k), str(jobs), *args],
-                cwd=ROOT,
-                stdout=subprocess.PIPE,
-                text=True,
-            )
-            for k in range(jobs)
-        ]
-        failures = []
-        for proc in procs:
-            out, _ = proc.communicate()
-            if proc.returncode != 0:
-                try:
-                    failures.append(json.loads(out.strip().splitlines()[-1]))
-                except (ValueError, IndexError):
-                    failures.append({"script": "?", "error": out or "renderer crashed"})
-        if failures:
-            lines = [f"figure script {f['script']} failed:\n{f['error']}" for f in failures]
-            raise figures.FigureError("\n".join(dict.fromkeys(lines)))
+        figures.run_renderers(
+            [
+                [sys.executable, "-m", "sitekit.render_frames", str(k), str(jobs), *args]
+                for k in range(jobs)
+            ]
+        )
     loaded = {f.site_path: load(f, folders[f]) for f in scripts}
     rendered = sum(len(loaded[f.site_path].frames) for f in stale)
     return loaded, rendered

@@ -261,6 +261,27 @@ def cache_key(figure: Figure, shared: str, blas: str = "") -> str:
     return digest.hexdigest()[:32]
 
 
+def run_renderers(commands: list[list[str]]) -> None:
+    """Run renderer processes side by side (`sitekit.render`, `sitekit.render_frames`); each
+    prints one JSON line ``{"script", "error"}`` and exits 1 when a script fails.
+
+    Raises:
+        FigureError: naming every script that failed, with its traceback.
+    """
+    procs = [subprocess.Popen(c, cwd=ROOT, stdout=subprocess.PIPE, text=True) for c in commands]
+    failures = []
+    for proc in procs:
+        out, _ = proc.communicate()
+        if proc.returncode != 0:
+            try:
+                failures.append(json.loads(out.strip().splitlines()[-1]))
+            except (ValueError, IndexError):
+                failures.append({"script": "?", "error": out or "renderer crashed"})
+    if failures:
+        lines = [f"figure script {f['script']} failed:\n{f['error']}" for f in failures]
+        raise FigureError("\n".join(dict.fromkeys(lines)))
+
+
 def render_all(
     figures: list[Figure] | None = None, *, jobs: int = 2, cache_dir: Path = CACHE_DIR
 ) -> tuple[dict[str, Rendered], int]:
@@ -281,23 +302,13 @@ def render_all(
     if stale:
         cache_dir.mkdir(parents=True, exist_ok=True)
         batches = [stale[i::jobs] for i in range(min(jobs, len(stale)))]
-        procs = []
+        commands = []
         for batch in batches:
             args = [sys.executable, "-m", "sitekit.render"]
             for f in batch:
                 args += [str(f.script), str(cache_dir / f"{keys[f]}.svg")]
-            procs.append(subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, text=True))
-        failures = []
-        for proc in procs:
-            out, _ = proc.communicate()
-            if proc.returncode != 0:
-                try:
-                    failures.append(json.loads(out.strip().splitlines()[-1]))
-                except (ValueError, IndexError):
-                    failures.append({"script": "?", "error": out or "renderer crashed"})
-        if failures:
-            lines = [f"figure script {f['script']} failed:\n{f['error']}" for f in failures]
-            raise FigureError("\n".join(lines))
+            commands.append(args)
+        run_renderers(commands)
     rendered = {}
     for f in figures:
         variants = {
