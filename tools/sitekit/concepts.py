@@ -21,6 +21,7 @@ that introduces it fails the build like an undeclared ``uses``. Pages that decla
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import tokenize
@@ -46,19 +47,22 @@ _MATH_PRODUCT = re.compile(rf"{_MATRIX}\s*(?:\\,\s*)?{_OPERAND}")
 _WORDS = re.compile(r"\\(?:operatorname|text|mathrm|textbf|textit)\{[^{}]*\}")
 
 
-def _tokens(code: str) -> list[tokenize.TokenInfo]:
+@functools.lru_cache(maxsize=512)
+def _tokens(code: str) -> tuple[tokenize.TokenInfo, ...]:
     """Python ``code``'s tokens without its comments (its strings are single tokens)."""
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
     except (tokenize.TokenError, SyntaxError):
-        return []
-    return [t for t in tokens if t.type not in (tokenize.COMMENT, tokenize.NL)]
+        return ()
+    return tuple(t for t in tokens if t.type not in (tokenize.COMMENT, tokenize.NL))
 
 
 def _multiplies(code: str) -> list[int]:
     """The lines (from 1) of ``code`` where ``@`` multiplies (not a decorator) or ``matmul``
     is called."""
-    found = []
+    found: list[int] = []
+    if "@" not in code and "matmul" not in code:  # most blocks: no need to tokenize
+        return found
     previous = tokenize.NEWLINE
     for tok in _tokens(code):
         starts_line = previous in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
@@ -73,6 +77,8 @@ def _attribute(*names: str) -> Callable[[str], list[int]]:
     """The lines of code that read one of these attributes: ``np.exp``, ``K.T``."""
 
     def lines(code: str) -> list[int]:
+        if not any(f".{name}" in code for name in names):
+            return []
         tokens = _tokens(code)
         return [
             tok.start[0]
