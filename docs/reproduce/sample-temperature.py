@@ -28,7 +28,7 @@ import paperlens as pl
 
 scores = np.array([2.0, 1.0, 0.0])
 temperatures = np.array([0.25, 1.0, 4.0])
-weights = pl.softmax(scores / temperatures[:, None])  # (T, 1) broadcast -> (T, keys)
+weights = pl.softmax(scores / temperatures[:, None])  # (T, keys)
 largest = weights.max(axis=-1)  # (T,)
 assert largest[0] > largest[1] > largest[2] > 1 / len(scores)
 weights.round(3)
