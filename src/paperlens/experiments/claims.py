@@ -142,7 +142,8 @@ def hodges_lehmann(d: FloatArray, *, confidence: float = 1 - 2 * ALPHA) -> Inter
     (`signed_rank_null`). It assumes what the signed-rank test assumes: independent
     differences, continuous and **symmetric about their centre** $\theta$ (then $\theta$ is
     also their median; without symmetry the estimate is the pseudo-median, not the median).
-    Coverage is exact for continuous data and approximate with ties.
+    For continuous data the coverage is exactly $1 - 2P(T^+ \le k)$, at least ``confidence``;
+    with ties it is approximate.
 
     For paired runs pass ``d = a - b``; for ratios, ``d = log(a) - log(b)``.
 
@@ -305,8 +306,8 @@ def hodges_lehmann_shift(
     Mann–Whitney test: it is $[D_{(k+1)}, D_{(mn-k)}]$ of the sorted differences, with $k$
     the largest count for which $P(U \le k) \le (1 - \text{confidence})/2$ (`rank_sum_null`).
     It assumes a shift model: independent samples whose distributions differ only by a shift
-    $\Delta$ (then the estimate is of $\Delta$). Coverage is at least ``confidence`` for
-    continuous data, approximate with ties.
+    $\Delta$ (then the estimate is of $\Delta$). For continuous data the coverage is exactly
+    $1 - 2P(U \le k)$, at least ``confidence``; with ties it is approximate.
 
     Args:
         a: one sample, shape ``(m,)``.
