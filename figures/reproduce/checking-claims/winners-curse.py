@@ -1,7 +1,8 @@
 """The best of ten runs of one system sits to the right of a single run: the winner's curse."""
 
+import math
+
 import numpy as np
-from scipy import stats
 
 import paperlens as pl
 from sitekit.figstyle import new_figure
@@ -12,10 +13,18 @@ SIGMA = float(np.hypot(0.6, 0.2))  # the page's simulated seed spread, in BLEU
 MARGIN = 0.5
 
 
+def _pdf(x):
+    return np.exp(-((x / SIGMA) ** 2) / 2) / (SIGMA * np.sqrt(2 * np.pi))
+
+
+def _cdf(x):
+    return 0.5 * (1 + np.vectorize(math.erf)(x / (SIGMA * np.sqrt(2))))
+
+
 def make_figure(style, layout):
     x = np.linspace(-2.5, 3, 551)  # (701,): a score minus the system's mean, in BLEU
-    single = stats.norm.pdf(x, scale=SIGMA)
-    best = RUNS * stats.norm.pdf(x, scale=SIGMA) * stats.norm.cdf(x, scale=SIGMA) ** (RUNS - 1)
+    single = _pdf(x)  # one run's density
+    best = RUNS * _pdf(x) * _cdf(x) ** (RUNS - 1)  # the density of the best of RUNS
     best_mean = float(np.sum(x * best) / np.sum(best))  # the grid is fine and wide enough
     fig, ax = new_figure(height=3.0, layout=layout)
     ax.plot(x, single, color=style.blue, lw=2, label="one run")
