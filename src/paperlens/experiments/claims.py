@@ -7,15 +7,20 @@ level stated in advance, and it holds or fails as a whole; no single seed decide
 
 - `paired_greater`: "a is larger than b" for paired samples (one pair per seed), by a
   one-sided Wilcoxon signed-rank test, with the Hodges–Lehmann estimate of the shift.
+- `unpaired_greater`: the same claim for two independent samples, by a one-sided
+  Mann–Whitney (rank-sum) test, with the two-sample Hodges–Lehmann shift.
 - `paired_equivalent`: "a and b are equivalent within a margin", by two one-sided signed-rank
   tests (TOST): the Hodges–Lehmann interval must lie inside the margin.
-- `hodges_lehmann`: the effect size behind both, with its exact confidence interval.
+- `hodges_lehmann`, `hodges_lehmann_shift`: the effect sizes behind them, each with its
+  exact confidence interval (the rank test inverted: `signed_rank_null`, `rank_sum_null`).
 - `mean_above`, `mean_below`: "the mean of x is above (below) a bound", by a bootstrap
   confidence interval.
 - `band_power`: how often a "within k standard errors" check catches an error of a given
   size.
 - `perturb`: multiply starting values by $1 + \varepsilon z$, $z \sim N(0, 1)$, with
-  $\varepsilon = 10^{-12}$: a change in the last bits, as another CPU's rounding makes one.
+  $\varepsilon = 10^{-12}$ (`JITTER`): a change in the last dozen or so bits, larger than the
+  difference another CPU's rounding makes to one product, which a chaotic run amplifies as it
+  amplifies that rounding.
 
 Examples:
     >>> import numpy as np
@@ -30,7 +35,8 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from functools import cache
+from typing import Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -42,12 +48,15 @@ ALPHA = 0.01
 """The level every claim is tested at, one-sided: p < 0.01, or the matching end of a 98%
 two-sided confidence interval."""
 JITTER = 1e-12
-"""The relative size of `perturb`'s change: about 4 500 times float64's last bit (2.2e-16).
+"""The relative size of `perturb`'s change: about 4 500 times float64's machine epsilon
+(2^-52 ≈ 2.2e-16, the relative size of its last bit).
 
-That is deliberately larger than what another CPU's rounding does to one matrix product (a few
-parts in 10^16), and it is applied once, to the starting values, where another CPU's rounding
-differs at every step. For a chaotic run it makes no difference how small the first change is:
-either way the runs part company."""
+That is deliberately larger than the difference another CPU's rounding makes to one matrix
+product (summing a dot product in another order typically changes it by a few parts in
+10^16), and it is applied once, to the starting values, where another CPU's rounding differs
+at every step. So it is a stress test for a claim, not a model of another CPU: a chaotic run
+amplifies either change, a smaller one usually less far (Checking a claim honestly measures
+both), and `make claims` reruns the claims under the real kernels."""
 
 
 class Claim(NamedTuple):
@@ -133,7 +142,8 @@ def hodges_lehmann(d: FloatArray, *, confidence: float = 1 - 2 * ALPHA) -> Inter
     (`signed_rank_null`). It assumes what the signed-rank test assumes: independent
     differences, continuous and **symmetric about their centre** $\theta$ (then $\theta$ is
     also their median; without symmetry the estimate is the pseudo-median, not the median).
-    Coverage is exact for continuous data and approximate with ties.
+    For continuous data the coverage is exactly $1 - 2P(T^+ \le k)$, at least ``confidence``;
+    with ties it is approximate.
 
     For paired runs pass ``d = a - b``; for ratios, ``d = log(a) - log(b)``.
 
@@ -171,11 +181,15 @@ def hodges_lehmann(d: FloatArray, *, confidence: float = 1 - 2 * ALPHA) -> Inter
 def paired_greater(a: FloatArray, b: FloatArray, statement: str, *, alpha: float = ALPHA) -> Claim:
     r"""Claim that ``a`` is larger than ``b``, pair by pair, by a one-sided Wilcoxon test.
 
-    The test ranks the differences $a_i - b_i$ by their absolute size and asks whether the
-    positive ones carry more of the rank than chance would give them, if the differences were
-    symmetric about 0. With n pairs the smallest possible p-value is $2^{-n}$ (every difference
-    positive), so p < 0.01 needs n ≥ 7. At n = 12 a contrary pair is tolerated only if its
-    difference is small: one contrary pair among the largest differences fails the claim.
+    The test ranks the differences $d_i = a_i - b_i$ by their absolute size and asks whether
+    the positive ones carry more of the rank than chance would give them. Its null hypothesis
+    is that the $d_i$ are independent, continuous and **symmetric about 0** (as when the two
+    arms could swap places within each pair). A rejection therefore says the differences lean
+    positive: if they are symmetric about some centre, that the centre is above 0; in general,
+    that their pseudo-median (the median of $(d_i + d_j)/2$ over independent pairs) is, which
+    need not be true of their median. With n pairs the smallest possible p-value is $2^{-n}$
+    (every difference positive), so p < 0.01 needs n ≥ 7. At n = 12 and level 0.01, one
+    contrary pair is tolerated unless its difference is among the three largest in size.
 
     Args:
         a: one value per seed, shape ``(n,)``.
@@ -207,8 +221,8 @@ def paired_equivalent(
 
     Two one-sided tests (TOST) at level ``alpha``, each a signed-rank test: "the shift is
     above −margin" and "the shift is below +margin". Both reject exactly when the
-    Hodges–Lehmann interval of $a_i - b_i$ at coverage $1 - 2lpha$ lies strictly inside
-    $(-	ext{margin}, 	ext{margin})$, which is how it is computed here. The margin must be
+    Hodges–Lehmann interval of $a_i - b_i$ at coverage $1 - 2\alpha$ lies strictly inside
+    $(-\text{margin}, \text{margin})$, which is how it is computed here. The margin must be
     fixed before the data are seen; failing to show a difference is not evidence of
     equivalence, and this claim fails when the data are too few or too noisy to pin the shift
     inside the margin.
@@ -241,6 +255,126 @@ def paired_equivalent(
     test = f"two one-sided signed-rank tests (TOST) at {alpha:g}, margin ±{margin:.3g}"
     holds = -margin < hl.low and hl.high < margin
     return Claim(statement, test, a.size, f"Hodges–Lehmann shift {hl}", holds)
+
+
+def rank_sum_null(m: int, n: int) -> FloatArray:
+    r"""The exact null distribution of the Mann–Whitney statistic $U$ for samples of m and n.
+
+    $U$ counts the pairs $(i, j)$ with $a_i > b_j$. Under the null hypothesis (all $m + n$
+    values independent draws from one continuous distribution) every ordering of them is
+    equally likely. The largest value belongs to ``a`` with probability $m/(m+n)$, and then it
+    beats all n values of ``b``; that recursion gives the distribution.
+
+    Args:
+        m: the size of ``a``, ≥ 1.
+        n: the size of ``b``, ≥ 1.
+
+    Returns:
+        $P(U = u)$ for $u = 0, \dots, mn$, shape ``(m n + 1,)``.
+
+    Examples:
+        >>> from paperlens.experiments.claims import rank_sum_null
+        >>> p = rank_sum_null(2, 2)  # 6 orderings of a, a, b, b; U = 2 for abba and baab
+        >>> (p * 6).round().astype(int).tolist()
+        [1, 1, 2, 1, 1]
+    """
+    if m < 1 or n < 1:
+        raise ValueError(f"need at least one value in each sample, got m = {m}, n = {n}")
+    return _rank_sum_null(m, n).copy()
+
+
+@cache
+def _rank_sum_null(m: int, n: int) -> FloatArray:
+    previous = [np.ones(1) for _ in range(m + 1)]  # P(U) for (i, j - 1), i = 0..m
+    for j in range(1, n + 1):
+        current = [np.ones(1)]  # no values of a: U = 0
+        for i in range(1, m + 1):
+            p = np.zeros(i * j + 1)
+            p[j:] += i / (i + j) * current[i - 1]  # the largest is a's: it beats all j of b
+            p[: i * (j - 1) + 1] += j / (i + j) * previous[i]  # the largest is b's
+            current.append(p)
+        previous = current
+    return previous[m]
+
+
+def hodges_lehmann_shift(
+    a: FloatArray, b: FloatArray, *, confidence: float = 1 - 2 * ALPHA
+) -> Interval:
+    r"""The two-sample Hodges–Lehmann shift of ``a`` over ``b``, with its exact interval.
+
+    The estimate is the median of the $mn$ differences $a_i - b_j$. The interval inverts the
+    Mann–Whitney test: it is $[D_{(k+1)}, D_{(mn-k)}]$ of the sorted differences, with $k$
+    the largest count for which $P(U \le k) \le (1 - \text{confidence})/2$ (`rank_sum_null`).
+    It assumes a shift model: independent samples whose distributions differ only by a shift
+    $\Delta$ (then the estimate is of $\Delta$). For continuous data the coverage is exactly
+    $1 - 2P(U \le k)$, at least ``confidence``; with ties it is approximate.
+
+    Args:
+        a: one sample, shape ``(m,)``.
+        b: the other, independent of it, shape ``(n,)``.
+        confidence: the interval's two-sided coverage; the default matches a one-sided test
+            at `ALPHA`.
+
+    Returns:
+        The `Interval`. Its ends are infinite when the samples are too small for the
+        confidence asked.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.claims import hodges_lehmann_shift
+        >>> hl = hodges_lehmann_shift(np.arange(8.0) + 10, np.arange(8.0))
+        >>> hl.estimate, hl.low, hl.high
+        (10.0, 6.0, 14.0)
+    """
+    a, b = as_real_array(a, "a").ravel(), as_real_array(b, "b").ravel()
+    if a.size < 1 or b.size < 1 or not (np.isfinite(a).all() and np.isfinite(b).all()):
+        raise ValueError(f"a and b must each hold a value, all finite, got {a} and {b}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
+    diffs = np.sort((a[:, None] - b[None, :]).ravel())  # (m, 1) - (1, n) -> (m n,)
+    cdf = np.cumsum(rank_sum_null(a.size, b.size))  # P(U <= u)
+    k = int(np.searchsorted(cdf, (1 - confidence) / 2 * (1 + 1e-9), side="right")) - 1
+    low, high = (float(diffs[k]), float(diffs[-k - 1])) if k >= 0 else (-np.inf, np.inf)
+    return Interval(float(np.median(diffs)), low, high, confidence)
+
+
+def unpaired_greater(
+    a: FloatArray, b: FloatArray, statement: str, *, alpha: float = ALPHA
+) -> Claim:
+    r"""Claim that ``a`` is larger than ``b``, two independent samples, by a Mann–Whitney test.
+
+    The one-sided Mann–Whitney (Wilcoxon rank-sum) test counts the pairs $(i, j)$ with
+    $a_i > b_j$ among all $mn$ and asks whether there are more than chance gives when all
+    values come from one distribution. A rejection says values of ``a`` tend to exceed values
+    of ``b`` ($P(a > b) > 1/2$); the Hodges–Lehmann shift, reported with its interval, sizes
+    it. Use it when the samples share nothing, or when a pairing shares too little to help:
+    with m = n its smallest p-value is $1/\binom{2n}{n}$, far below the paired test's $2^{-n}$.
+    The p-value is exact without ties, from the normal approximation with them.
+
+    Args:
+        a: one value per run of one arm, shape ``(m,)``.
+        b: one value per run of the other, shape ``(n,)``.
+        statement: what "a > b" means, in words.
+        alpha: the test's level.
+
+    Returns:
+        The `Claim`, with the p-value as its evidence.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.claims import unpaired_greater
+        >>> claim = unpaired_greater(np.arange(5.0) + 10, np.arange(5.0), "a beats b")
+        >>> claim.evidence, claim.holds  # 1 / 252: the best of b below the worst of a
+        ('p = 0.004', True)
+    """
+    a, b = as_real_array(a, "a").ravel(), as_real_array(b, "b").ravel()
+    ties = np.unique(np.concatenate([a, b])).size < a.size + b.size
+    method: Literal["asymptotic", "exact"] = "asymptotic" if ties else "exact"
+    p = float(stats.mannwhitneyu(a, b, alternative="greater", method=method).pvalue)
+    wins = int(np.sum(a[:, None] > b[None, :]))  # (m, 1) vs (1, n) -> count of a_i > b_j
+    test = f"one-sided Mann–Whitney test, {wins} of {a.size * b.size} cross pairs agree"
+    effect = f"Hodges–Lehmann shift {hodges_lehmann_shift(a, b, confidence=1 - 2 * alpha)}"
+    return Claim(statement, test, a.size + b.size, f"p = {p:.2g}", p < alpha, effect)
 
 
 def _mean_vs(
@@ -357,9 +491,9 @@ class Perturbation(NamedTuple):
 def perturb(arrays: Sequence[FloatArray], perturbation: Perturbation | None) -> list[FloatArray]:
     r"""Multiply each array by $1 + \varepsilon z$ with $z \sim N(0, 1)$ drawn per entry.
 
-    With ε = 1e-12 each starting value moves by a few thousand times float64's last bit (see
-    `JITTER`). A chaotic run amplifies any such change, as it amplifies another CPU's rounding,
-    so a claim that survives several of them does not hang on the machine that ran it.
+    With ε = 1e-12 each starting value typically moves by a few thousand of its last bits (see
+    `JITTER`). A chaotic run amplifies such a change, as it amplifies another CPU's rounding,
+    so a claim that survives several of them does not hang on one run's last bits.
 
     Args:
         arrays: the starting values (weights, or random inputs), any shapes.
