@@ -131,12 +131,17 @@ def test_the_audit_catches_confirmation_on_seeds_a_design_saw(tmp_path):
     assert len(problems) == 1 and "seeds already used: 10 (entry 1, v1)" in problems[0]
 
 
-def test_the_audit_catches_two_confirmed_designs(tmp_path):
-    _entry(tmp_path, "v1", "confirmation", "adopted", range(12))
-    _entry(tmp_path, "v2", "confirmation", "adopted", range(100, 112))
-    assert xlog.audit(xlog.entries("demo", folder=tmp_path)) == [
-        "2 designs confirmed and adopted: v1, v2"
-    ]
+def test_the_audit_counts_every_confirmation_whatever_its_status(tmp_path):
+    # Five designs confirmed on fresh seeds, the best kept and four relabelled "abandoned": the
+    # design was chosen on confirmation seeds, and the audit says so unless all are disclosed.
+    for k in range(5):
+        status = "adopted" if k == 2 else "abandoned"
+        _entry(tmp_path, f"v{k}", "confirmation", status, range(100 * k, 100 * k + 12))
+    log = xlog.entries("demo", folder=tmp_path)
+    (problem,) = xlog.audit(log)
+    assert problem.startswith("5 confirmation runs where the page discloses 1: v0 (abandoned)")
+    assert xlog.audit(log, confirmations=5) == []
+    assert xlog.audit([]) == ["0 confirmation runs where the page discloses 1: none"]
 
 
 def test_a_damaged_log_is_reported_by_line(tmp_path):
