@@ -43,7 +43,7 @@ def make_figure(style, layout):
         "4: a tall peak just left of 0 and a long tail to the right, beside its dashed mirror "
         "image, which does not match it. A solid line at 0 marks the median, with half the "
         f"area to its left; a dotted line at {pseudo_median:.2f} marks the pseudo-median, the "
-        "median of the average of two independent differences, which the signed-rank test "
-        "and the Hodges–Lehmann estimate speak about."
+        "median of the average of two independent differences: what the Hodges–Lehmann "
+        "estimate estimates for such differences, and what the signed-rank test leans towards."
     )
     return pl.show(fig, alt)
