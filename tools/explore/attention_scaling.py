@@ -67,6 +67,155 @@ def lr_curves() -> tuple[dict[str, Any], dict[str, Any], list[int], str]:
     return config, outcome, seeds, "How each arm's final loss depends on the rate, to choose grids, d_k and the loss."
 
 
+def _print_arms(names: list[str], out: np.ndarray, rates: list[float], label: str) -> dict[str, Any]:
+    """Median final loss by rate per arm, and each arm's best; out is (arms, rates, seeds, steps+1)."""
+    outcome: dict[str, Any] = {}
+    best_final = []
+    for name, curve in zip(names, out, strict=True):
+        med = _medians(curve)
+        b = int(np.argmin(med))
+        best_final.append(np.log10(curve[b, :, -1]))
+        outcome[f"{label} {name}"] = f"best rate {rates[b]:.3g}: {med[b]:.3g}; " + " ".join(f"{m:.2g}" for m in med)
+        print(f"{label} {name:28s} best {rates[b]:.3g} {med[b]:.3g} |", " ".join(f"{m:.1e}" for m in med))
+    for name, f in zip(names[1:], best_final[1:], strict=True):
+        d = f - best_final[0]
+        print(f"   {name:28s} - {names[0]}: median log10 diff {np.median(d):+.3f}, per seed", np.round(d, 2))
+        outcome[f"{label} {name} - {names[0]}, median log10 diff at best rates"] = round(float(np.median(d)), 3)
+    return outcome
+
+
+@study
+def adam_conventions() -> tuple[dict[str, Any], dict[str, Any], list[int], str]:
+    """With W_v, W_o and Adam: the exact reparametrisation, and each convention that breaks it."""
+    seeds = list(range(220, 228))
+    steps = 150
+    exps = list(range(-12, -1))
+    rates = [2.0**k for k in exps]
+    outcome: dict[str, Any] = {}
+    for d_k in (16, 256):
+        a = d_k**-0.25
+        c = 1 / math.sqrt(d_k)
+        arms = {
+            "scaled": lambda r: Hyper(scale=c, lr=r, lr_vo=r),
+            "unscaled, same init": lambda r: Hyper(scale=1.0, lr=r, lr_vo=r),
+            "small init, exact reparam": lambda r: Hyper(scale=1.0, init=a, lr=r * a, lr_vo=r, eps=1e-8 / a),
+            "small init, shared rate": lambda r: Hyper(scale=1.0, init=a, lr=r, lr_vo=r, eps=1e-8 / a),
+            "small init, fixed eps": lambda r: Hyper(scale=1.0, init=a, lr=r * a, lr_vo=r),
+            "scaled, decay 0.1": lambda r: Hyper(scale=c, lr=r, lr_vo=r, decay=0.1, decay_vo=0.1),
+            "small init, shared decay 0.1": lambda r: Hyper(
+                scale=1.0, init=a, lr=r * a, lr_vo=r, eps=1e-8 / a, decay=0.1, decay_vo=0.1
+            ),
+        }
+        hypers = [f(r) for f in arms.values() for r in rates]
+        out = train(hypers, seeds, d_k=d_k, steps=steps, optimiser="adam", values=True)
+        out = out.reshape(len(arms), len(rates), len(seeds), -1)
+        same = np.array_equal(out[0], out[2])
+        print(f"d_k={d_k}: scaled and small-init exact reparam bitwise equal: {same}")
+        outcome[f"d_k={d_k} exact reparam bitwise equal"] = bool(same)
+        outcome |= _print_arms(list(arms), out, rates, f"d_k={d_k}")
+    config = dict(steps=steps, optimiser="adam", values=True, rates="2^k, k=-12..-2", d_ks=[16, 256],
+                  n_k=8, n=32, d_model=16, d_v=16, noise=0.5, eps=1e-8, decay=0.1)
+    return config, outcome, seeds, "Which conventions make the division matter under Adam, with W_v, W_o learned."
+
+
+@study
+def values_gd() -> tuple[dict[str, Any], dict[str, Any], list[int], str]:
+    """With W_v, W_o and plain GD: do the arms differ as with the weights as output?"""
+    seeds = list(range(240, 248))
+    steps = 150
+    exps = list(range(-4, 9))
+    rates = [2.0**k for k in exps]
+    outcome: dict[str, Any] = {}
+    for d_k in (4, 16, 64, 256):
+        c = 1 / math.sqrt(d_k)
+        arms = {
+            "scaled": lambda r: Hyper(scale=c, lr=r, lr_vo=r),
+            "unscaled": lambda r: Hyper(scale=1.0, lr=r, lr_vo=r),
+            "unscaled, qk rate / sqrt(d_k)": lambda r: Hyper(scale=1.0, lr=r * c, lr_vo=r),
+        }
+        hypers = [f(r) for f in arms.values() for r in rates]
+        out = train(hypers, seeds, d_k=d_k, steps=steps, values=True).reshape(len(arms), len(rates), len(seeds), -1)
+        outcome |= _print_arms(list(arms), out, rates, f"d_k={d_k}")
+    config = dict(steps=steps, optimiser="gd", values=True, rates="2^k, k=-4..8", d_ks=[4, 16, 64, 256])
+    return config, outcome, seeds, "The layer with values under plain GD, one shared rate or the W_q, W_k rate divided by sqrt(d_k)."
+
+
+@study
+def init_sweep() -> tuple[dict[str, Any], dict[str, Any], list[int], str]:
+    """At initialisation: where the unscaled softmax turns peaked, and where it passes back less."""
+    from paperlens import softmax
+    from paperlens.experiments.attention_scaling import scaling_at_init
+
+    n_k, trials = 16, 20000
+    d_ks = list(range(1, 17)) + [20, 24, 28, 32]
+    st = scaling_at_init(d_ks, n_k=n_k, trials=trials, rng=np.random.default_rng(1000))
+    mid = (1 + 1 / n_k) / 2
+    outcome: dict[str, Any] = {"midpoint": mid}
+    for i, d in enumerate(d_ks):
+        mu = st.max_weight_unscaled[i]
+        less = float(np.mean(st.grad_norm_unscaled[i] < st.grad_norm_scaled[i]))
+        ratio = float(np.median(st.grad_norm_unscaled[i] / st.grad_norm_scaled[i]))
+        outcome[f"d_k={d}"] = (
+            f"mean largest weight unscaled {mu.mean():.4f} (sd {mu.std():.3f}), scaled "
+            f"{st.max_weight_scaled[i].mean():.4f}; P(|J_u| < |J_s|) {less:.3f}; median |J_u|/|J_s| {ratio:.3f}"
+        )
+        print(f"d_k={d:3d}", outcome[f"d_k={d}"])
+    # the index page's first example: how often does one draw show what it asserts?
+    hits = 0
+    for seed in range(2000, 4000):
+        rng = np.random.default_rng(seed)
+        q, K = rng.standard_normal((1, 256)), rng.standard_normal((16, 256))
+        hits += bool(softmax(q @ K.T).max() > 0.99 and softmax(q @ K.T / 16).max() < 0.5)
+    outcome["reproduce/index.md example holds (2000 seeds)"] = hits / 2000
+    print("index example holds on", hits / 2000)
+    config = dict(n_k=n_k, trials=trials, d_ks=d_ks, init_seed=1000, index_example_seeds="2000-3999")
+    return config, outcome, [1000], "Where the crossings lie, to predict them; and how often the index page's one-draw example holds."
+
+
+@study
+def design_power() -> tuple[dict[str, Any], dict[str, Any], list[int], str]:
+    """The training design run on exploration seeds, many of them, to size the confirmation."""
+    from paperlens.experiments.claims import hodges_lehmann
+
+    tune, test = list(range(300, 308)), list(range(310, 350))
+    steps, exps = 150, list(range(-2, 12))
+    outcome: dict[str, Any] = {}
+    rng = np.random.default_rng(0)
+    for loss in ("mse", "ce"):
+        for d_k in (4, 64):
+            r = math.sqrt(d_k)
+            arms = {"scaled": [Hyper(scale=1 / r, lr=2.0**k) for k in exps],
+                    "unscaled": [Hyper(scale=1.0, lr=2.0**k / r) for k in exps]}
+            final = {}
+            for name, hypers in arms.items():
+                t = train(hypers, tune, d_k=d_k, steps=steps, loss=loss)
+                med = _medians(t)
+                b = int(np.argmin(med))
+                final[name] = np.log10(train([hypers[b]], test, d_k=d_k, steps=steps, loss=loss)[0, :, -1])
+                outcome[f"{loss} d_k={d_k} {name} chosen"] = f"2^{exps[b]}" + ("" if name == "scaled" else "/sqrt(d_k)")
+            d = final["unscaled"] - final["scaled"]
+            hl = hodges_lehmann(d)
+            outcome[f"{loss} d_k={d_k} unscaled - scaled log10 final"] = f"HL {hl}; per seed " + " ".join(f"{x:.2f}" for x in d)
+            print(loss, d_k, outcome[f"{loss} d_k={d_k} scaled chosen"], outcome[f"{loss} d_k={d_k} unscaled chosen"], "HL", hl)
+            print("   ", np.round(np.sort(d), 2))
+            for n in (8, 12, 16, 20, 24, 32):
+                sims = rng.choice(d, size=(2000, n))
+                if loss == "mse" and d_k == 4:
+                    for m in (0.25, 0.5, 0.75):
+                        ok = np.mean([-m < (h := hodges_lehmann(x)).low and h.high < m for x in sims])
+                        outcome[f"power TOST margin {m} n={n}"] = float(ok)
+                        print(f"    n={n} TOST margin {m}: power {ok:.3f}")
+                else:
+                    from scipy import stats
+                    sign = 1 if (loss == "mse") else -1
+                    ok = np.mean([stats.wilcoxon(sign * x, alternative="greater").pvalue < 0.01 for x in sims])
+                    outcome[f"power Wilcoxon {loss} d_k={d_k} n={n}"] = float(ok)
+                    print(f"    n={n} Wilcoxon power {ok:.3f}")
+    config = dict(steps=steps, rates="2^k (scaled), 2^k/sqrt(d_k) (unscaled), k=-2..11", tune_seeds=tune,
+                  test_seeds=test, power="bootstrap of the paired differences, 2000 resamples per n")
+    return config, outcome, tune + test, "The design's procedure on exploration seeds; its paired differences size the confirmation."
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("study", choices=sorted(STUDIES))
