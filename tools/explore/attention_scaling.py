@@ -216,6 +216,71 @@ def design_power() -> tuple[dict[str, Any], dict[str, Any], list[int], str]:
     return config, outcome, tune + test, "The design's procedure on exploration seeds; its paired differences size the confirmation."
 
 
+@study
+def design_v1_power() -> tuple[dict[str, Any], dict[str, Any], list[int], str]:
+    """The design's whole procedure simulated on exploration seeds, to size the confirmation.
+
+    Every rate of the page's grids is run on 48 exploration seeds. One simulated confirmation
+    draws 16 of them to tune (the worst tuning seed decides the rate) and n others to test, and
+    decides claims 3-5 as the page does; the share of 1000 simulations in which a claim holds
+    is its power at n test seeds.
+    """
+    from scipy import stats as st
+
+    from paperlens.experiments import attention_scaling as exp
+    from paperlens.experiments.claims import hodges_lehmann
+
+    setup = exp.PAGE
+    pool = list(range(500, 548))
+    grids: dict[str, np.ndarray] = {}
+    for loss, d_k in setup.trainings:
+        exponents = setup.exponents[0 if loss == "mse" else 1]
+        hypers = [
+            Hyper(scale=c, lr=r)
+            for arm, c in zip(exp.ARMS, (1 / math.sqrt(d_k), 1.0), strict=True)
+            for r in exp.arm_rates(arm, d_k, exponents)
+        ]
+        out = train(hypers, pool, d_k=d_k, steps=setup.steps, loss=loss)[..., -1]
+        grids[f"{loss} d_k={d_k}"] = out.reshape(2, len(exponents), len(pool))  # (arms, rates, seeds)
+    outcome: dict[str, Any] = {}
+    for key, g in grids.items():
+        med = np.median(np.nan_to_num(g, nan=np.inf), axis=-1)
+        worst = np.nan_to_num(g, nan=np.inf).max(axis=-1)
+        for j, arm in enumerate(exp.ARMS):
+            outcome[f"{key} {arm} median by rate"] = " ".join(f"{m:.2g}" for m in med[j])
+            outcome[f"{key} {arm} worst by rate"] = " ".join(f"{m:.2g}" for m in worst[j])
+            print(key, arm, "median", " ".join(f"{m:.1e}" for m in med[j]))
+            print(key, arm, "worst ", " ".join(f"{m:.1e}" for m in worst[j]))
+    rng = np.random.default_rng(1)
+    D = exp.DESIGN
+    for n in (8, 12, 16, 20, 24):
+        held = {k: 0 for k in grids}
+        chosen: dict[str, list[tuple[int, int]]] = {k: [] for k in grids}
+        sims = 1000
+        for _ in range(sims):
+            order = rng.permutation(len(pool))
+            tune, test = order[:16], order[16 : 16 + n]
+            for key, g in grids.items():
+                c = tuple(exp.choose(g[j][:, tune], by="worst") for j in (0, 1))
+                chosen[key].append(c)
+                f = np.log10(np.array([g[j][c[j], test] for j in (0, 1)]))  # (2, n)
+                d = f[1] - f[0]
+                if key.startswith("mse") and key.endswith(f"={D.small_d_k}"):
+                    hl = hodges_lehmann(d)
+                    held[key] += bool(-D.margin < hl.low and hl.high < D.margin)
+                else:
+                    sign = 1 if key.startswith("mse") else -1
+                    held[key] += bool(st.wilcoxon(sign * d, alternative="greater").pvalue < 0.01)
+        for key in grids:
+            outcome[f"power n={n} {key}"] = held[key] / sims
+            pairs, counts = np.unique(np.array(chosen[key]), axis=0, return_counts=True)
+            outcome[f"chosen rate indices n={n} {key}"] = {str(tuple(p)): int(c) for p, c in zip(pairs, counts)}
+            print(f"n={n} {key}: power {held[key] / sims:.3f}; chosen", dict(zip(map(tuple, pairs.tolist()), counts.tolist())))
+    config = dict(pool=pool, tune=16, tune_by="worst", sims=1000, trainings=setup.trainings,
+                  exponents=setup.exponents, steps=setup.steps)
+    return config, outcome, pool, "The v1 design's procedure resampled from 48 exploration seeds: power of claims 3-5 against n."
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("study", choices=sorted(STUDIES))

@@ -200,20 +200,30 @@ def audit(log: Sequence[Mapping[str, Any]]) -> list[str]:
 
     Every confirmation entry must run on seeds that no earlier entry ran on, exploration or
     confirmation; and at most one design may be confirmed and adopted (running confirmations of
-    several designs and keeping the best would choose the design on the confirmation seeds).
+    several designs and keeping the best would choose the design on the confirmation seeds). A
+    confirmation may be rerun (``make claims`` reruns the full sweeps): an entry with the same
+    design, seeds and config as an earlier confirmation is a rerun of it, not a new use of its
+    seeds. One design may be confirmed in several parts, each on fresh seeds (the build's run and
+    the full sweeps).
     """
     problems = []
     seen: dict[int, str] = {}
-    adopted = []
+    confirmed: set[tuple[str, tuple[int, ...], str]] = set()
+    adopted: list[str] = []
     for number, entry in enumerate(log, 1):
         if entry["purpose"] == "confirmation":
+            config = json.dumps(entry["config"], sort_keys=True)
+            key = (entry["design"], tuple(entry["seeds"]), config)
+            if key in confirmed:  # a rerun of the same confirmation
+                continue
+            confirmed.add(key)
             reused = sorted(set(entry["seeds"]) & set(seen))
             if reused:
                 where = ", ".join(f"{s} ({seen[s]})" for s in reused[:5])
                 problems.append(
                     f"entry {number} ({entry['design']}) confirms on seeds already used: {where}"
                 )
-            if entry["status"] == "adopted":
+            if entry["status"] == "adopted" and entry["design"] not in adopted:
                 adopted.append(entry["design"])
         for seed in entry["seeds"]:
             seen.setdefault(seed, f"entry {number}, {entry['design']}")
