@@ -305,6 +305,10 @@ def choose(final: FloatArray, *, by: Literal["worst", "median"] = "worst") -> in
     return int(np.argmin(score))
 
 
+DIVERGED = 1000.0
+"""The log10 final loss a diverged run is given: larger than any run's that did not diverge."""
+
+
 class Trained(NamedTuple):
     """Two arms, each tuned on its grid and then run at its chosen rate on fresh seeds."""
 
@@ -320,8 +324,14 @@ class Trained(NamedTuple):
     """Loss curves on the test seeds at the chosen rates, shape ``(2, seeds, steps + 1)``."""
 
     def log_final(self) -> FloatArray:
-        """log10 of the final test losses, shape ``(2, seeds)``."""
-        return np.log10(self.curves[..., -1])
+        """log10 of the final test losses, shape ``(2, seeds)``.
+
+        A run that diverged (its loss not finite) reads `DIVERGED`: worse than every run that
+        did not, which is all the rank tests use of it.
+        """
+        final = self.curves[..., -1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(np.isfinite(final), np.log10(final), DIVERGED)
 
 
 def tune_and_test(
@@ -483,7 +493,7 @@ class Setup(NamedTuple):
     """How the tuning seeds choose a rate (`choose`)."""
     tune_seeds: tuple[int, ...] = tuple(range(5000, 5016))
     """Seeds that choose each arm's rate (fresh: no exploration used them)."""
-    seeds: tuple[int, ...] = tuple(range(5100, 5116))
+    seeds: tuple[int, ...] = tuple(range(5100, 5120))
     """Seeds the claims are tested on, at the chosen rates."""
     exact_seeds: int = 8
     """The reparametrisation is run on the first this many test seeds."""
