@@ -62,7 +62,8 @@ EXPERIMENTS = ["attention_scaling", "residual_depth"]
 SCRIPT = """
 import importlib, json, sys, time
 part, rest = sys.argv[1], sys.argv[2:]
-names, record = (rest[: rest.index("--")], rest[rest.index("--") + 1 :]) if "--" in rest else (rest, [])
+cut = rest.index("--") if "--" in rest else len(rest)
+names, record = rest[:cut], rest[cut + 1 :]
 out = []
 for name in names:
     module = importlib.import_module(f"paperlens.experiments.{name}")
@@ -206,7 +207,9 @@ def table(configs: list[Config]) -> tuple[str, bool]:
     """One row per claim (and for pages and site), one column per configuration."""
     rows: list[list[str]] = [["claim", *[c.name for c in configs]]]
     ok = True
-    first = next((c.results["claims"] for c in configs if isinstance(c.results["claims"], list)), None)
+    first = next(
+        (c.results["claims"] for c in configs if isinstance(c.results["claims"], list)), None
+    )
     if isinstance(first, list):
         for i, label in enumerate(_labels(first)):
             row = [label]

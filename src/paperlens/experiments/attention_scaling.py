@@ -29,7 +29,9 @@ Three experiments, decided by the claims of `DESIGN`:
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
@@ -114,8 +116,8 @@ def scaling_at_init(
         chunk = max(1, 2**22 // (n_k * d_k))  # draws at a time: K stays under 32 MB
         for start in range(0, trials, chunk):
             T = min(chunk, trials - start)
-            q = rng.standard_normal((T, 1, d_k))  # (T, n_q=1, d_k)
-            K = rng.standard_normal((T, n_k, d_k))  # (T, n_k, d_k)
+            q: FloatArray = rng.standard_normal((T, 1, d_k))  # (T, n_q=1, d_k)
+            K: FloatArray = rng.standard_normal((T, n_k, d_k))  # (T, n_k, d_k)
             g = rng.standard_normal((T, 1, n_k))  # (T, 1, n_k)
             g /= np.linalg.norm(g, axis=-1, keepdims=True)  # a random unit gradient
             if perturbation is not None:  # a fresh perturbation for each d_k and chunk
@@ -133,7 +135,7 @@ def scaling_at_init(
 
 
 def jacobian_norm(w: FloatArray) -> FloatArray:
-    r"""$\lVert J \rVert_F$ of the softmax Jacobian $J = \mathrm{diag}(w) - w w^\top$, from the weights.
+    r"""$\lVert J \rVert_F$, the softmax Jacobian $J = \mathrm{diag}(w) - w w^\top$'s norm, from w.
 
     The same number as `paperlens.softmax_gradient_norm` (which takes the scores), in O(n) per
     row instead of building each n × n matrix: $\lVert J \rVert_F^2 = \sum_i w_i^2 \big((1 -
@@ -244,7 +246,7 @@ def _crossing_claim(
     n: int,
     what: str,
 ) -> Claim:
-    """Claim that a rising curve crosses ``level`` between two d_k: below at one, above at the other.
+    """Claim that a rising curve crosses ``level`` between two d_k: below, then above it.
 
     An intersection-union test: both one-sided tests must reject, each at ALPHA (a normal
     interval at 1 - 2 ALPHA: below at the first d_k, above at the second), so the claim as a
@@ -327,10 +329,11 @@ class Trained(NamedTuple):
         """log10 of the final test losses, shape ``(2, seeds)``.
 
         A run that diverged (its loss not finite) reads `DIVERGED`: worse than every run that
-        did not, which is all the rank tests use of it.
+        did not, which is all the rank tests use of it. A loss that rounds to 0 (cross-entropy
+        once a weight rounds to 1) reads as the smallest positive double, about 1e-308.
         """
-        final = self.curves[..., -1]
-        with np.errstate(divide="ignore", invalid="ignore"):
+        final = np.maximum(self.curves[..., -1], np.finfo(np.float64).tiny)
+        with np.errstate(invalid="ignore"):
             return np.where(np.isfinite(final), np.log10(final), DIVERGED)
 
 
@@ -429,18 +432,25 @@ class Design(NamedTuple):
     """Claim 2's prediction: the typical draw's unscaled Jacobian falls below the scaled one's
     between these two d_k."""
     small_d_k: int
-    """Claim 3: the two arms train to equivalent losses here."""
+    """Claim 3: the two versions train to equivalent losses here."""
     large_d_k: int
     """Claims 4 and 5: here they differ, in opposite directions under the two losses."""
     margin: float
     """Claim 3's equivalence margin on the paired difference of log10 final losses."""
+    margin_reason: str
     exact_d_k: int
     """Claims 6 and 7: the reparametrisation is exact here."""
-    margin_reason: str
-    power: str
-    """The sample-size argument."""
-    seeds: str
-    """Which seeds explored the design, and which confirm it."""
+    draws: int
+    """Draws per d_k near the crossings (claims 1 and 2)."""
+    tune_seeds: int
+    """Seeds that choose each version's learning rate (claims 3 to 5)."""
+    test_seeds: int
+    """Seeds the training claims are tested on."""
+    power: float
+    """The sample-size rule: the fewest test seeds at which each training claim held in at
+    least this share of simulated confirmations (log entry ``explore-design-v1-power``), and
+    enough draws that each end of each crossing has at least this power if the exploration's
+    estimates are right (``explore-init-power``)."""
 
 
 DESIGN = Design(
@@ -450,13 +460,16 @@ DESIGN = Design(
     small_d_k=4,
     large_d_k=64,
     margin=0.5,
-    exact_d_k=16,
     margin_reason=(
-        "a factor √10 ≈ 3.2 in the final loss: less than what one doubling of the learning rate "
-        "changed near the best rates while exploring"
+        "a factor √10 ≈ 3.2 in the final loss, about what one doubling of the learning rate "
+        "moved it near the best rates while exploring: a smaller difference is within the "
+        "tuning's own resolution"
     ),
-    power="",
-    seeds="",
+    exact_d_k=16,
+    draws=40000,
+    tune_seeds=16,
+    test_seeds=20,
+    power=0.9,
 )
 
 
@@ -467,9 +480,9 @@ class Setup(NamedTuple):
     """Keys per query at initialisation."""
     cross_d_ks: tuple[int, ...] = (5, 6, 7, 8, 16, 20, 24)
     """The d_k around the two predicted crossings, drawn many times."""
-    cross_trials: int = 20000
+    cross_trials: int = DESIGN.draws
     """Random (q, K) draws per d_k around the crossings."""
-    wide_d_ks: tuple[int, ...] = tuple(2**i for i in range(11))
+    wide_d_ks: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
     """The whole range, 1 to 1024, for the figure and the measurements at large d_k."""
     wide_trials: int = 1000
     """Draws per d_k over the whole range."""
@@ -491,9 +504,9 @@ class Setup(NamedTuple):
     cross-entropy, whose stable rates are smaller."""
     tune_by: Literal["worst", "median"] = "worst"
     """How the tuning seeds choose a rate (`choose`)."""
-    tune_seeds: tuple[int, ...] = tuple(range(5000, 5016))
+    tune_seeds: tuple[int, ...] = tuple(range(5000, 5000 + DESIGN.tune_seeds))
     """Seeds that choose each arm's rate (fresh: no exploration used them)."""
-    seeds: tuple[int, ...] = tuple(range(5100, 5120))
+    seeds: tuple[int, ...] = tuple(range(5100, 5100 + DESIGN.test_seeds))
     """Seeds the claims are tested on, at the chosen rates."""
     exact_seeds: int = 8
     """The reparametrisation is run on the first this many test seeds."""
@@ -509,7 +522,7 @@ PAGE = Setup()
 """The setup of the page "Attention's 1/√d_k", on its confirmation seeds."""
 
 FULL = Setup(
-    cross_trials=40000,
+    cross_trials=80000,
     wide_trials=4000,
     init_seed=7002,
     trainings=tuple((loss, d_k) for loss in ("mse", "ce") for d_k in (4, 16, 64, 256)),
@@ -697,20 +710,24 @@ def claims(result: Result) -> list[Claim]:
         else:
             out.append(
                 paired_greater(
-                    f[1], f[0], f"Adam at d_k = {s.adam_d_k}: with a {name}, the scaled layer ends lower"
+                    f[1],
+                    f[0],
+                    f"Adam at d_k = {s.adam_d_k}: with a {name}, the scaled layer ends lower",
                 )
             )
     return out
 
 
-def hodges_lehmann_shift(t: Trained) -> Interval:
-    """The Hodges–Lehmann shift of the second arm's log10 final loss over the first's."""
-    f = t.log_final()
-    return hodges_lehmann(f[1] - f[0])
+def _config(setup: Setup) -> dict[str, Any]:
+    """A setup as the log stores it (JSON: tuples become lists)."""
+    return json.loads(json.dumps(setup._asdict(), default=float))  # type: ignore[no-any-return]
 
 
 def record(result: Result, *, command: str, note: str = "") -> dict[str, Any]:
     """Append a run of `DESIGN` to the experiment log, as a confirmation, and return the entry.
+
+    ``tools/claims.py`` (``make claims``) calls it for the full sweeps, and for the page's setup
+    once, after the design was committed.
 
     Args:
         result: what `run` returned (`PAGE` or `FULL`).
@@ -721,26 +738,199 @@ def record(result: Result, *, command: str, note: str = "") -> dict[str, Any]:
         The entry as written.
     """
     s = result.setup
-    outcome: dict[str, Any] = {
-        f"claim {i}": f"{'holds' if c.holds else 'FAILS'}: {c.statement} ({c.evidence}"
-        + (f"; {c.effect}" if c.effect else "")
-        + ")"
-        for i, c in enumerate(claims(result), 1)
-    }
-    for key, t in {**result.trained, **{f"adam {k}": v for k, v in result.adam.items()}}.items():
-        med = np.median(np.nan_to_num(t.tuning, nan=np.inf), axis=-1)  # (2, rates)
-        worst = np.nan_to_num(t.tuning, nan=np.inf).max(axis=-1)
-        for j, arm in enumerate(t.arms):
-            outcome[f"{key} {arm}"] = {
+
+    def summary(t: Trained) -> dict[str, Any]:
+        tuning = np.nan_to_num(t.tuning, nan=np.inf)  # (2, rates, tune seeds)
+        return {
+            arm: {
                 "rates": t.rates[j],
-                "tuning median": med[j],
-                "tuning worst": worst[j],
+                "tuning median": np.median(tuning[j], axis=-1),
+                "tuning worst": tuning[j].max(axis=-1),
                 "chosen": float(t.rates[j, t.chosen[j]]),
                 "test log10 final": t.log_final()[j],
             }
+            for j, arm in enumerate(t.arms)
+        }
+
+    outcome: dict[str, Any] = {
+        "claims": [c._asdict() for c in claims(result)],
+        "trained": {key: summary(t) for key, t in result.trained.items()},
+        "adam": {key: summary(t) for key, t in result.adam.items()},
+    }
     seeds = [s.init_seed, *s.tune_seeds, *s.seeds]
-    config = {k: v for k, v in s._asdict().items()}
     return log.record(
         "attention_scaling", design=DESIGN.name, purpose="confirmation", status="adopted",
-        config=config, seeds=seeds, command=command, outcome=outcome, note=note,
+        config=_config(s), seeds=seeds, command=command, outcome=outcome, note=note,
     )  # fmt: skip
+
+
+# --- For the page ------------------------------------------------------------------------------
+
+
+def median_interval(x: FloatArray, *, confidence: float = 1 - 2 * ALPHA) -> Interval:
+    """The median of ``x`` with its distribution-free interval, from order statistics.
+
+    The interval $[x_{(k)}, x_{(n+1-k)}]$ of the sorted values covers the median with
+    probability at least ``confidence`` for any continuous distribution: the number of values
+    below the median is Binomial(n, 1/2).
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.attention_scaling import median_interval
+        >>> m = median_interval(np.arange(1.0, 101.0))
+        >>> m.estimate, m.low, m.high
+        (50.5, 39.0, 62.0)
+    """
+    x = np.sort(np.asarray(x, dtype=float).ravel())
+    n = x.size
+    k = int(stats.binom.ppf((1 - confidence) / 2, n, 0.5))  # P(B < k) <= tail
+    k = max(k, 1) if stats.binom.cdf(k - 1, n, 0.5) <= (1 - confidence) / 2 else max(k - 1, 1)
+    return Interval(float(np.median(x)), float(x[k - 1]), float(x[n - k]), confidence)
+
+
+def mean_interval(x: FloatArray, *, confidence: float = 1 - 2 * ALPHA) -> Interval:
+    """The mean of ``x`` with its normal-approximation interval (mean ± z · standard error)."""
+    x = np.asarray(x, dtype=float).ravel()
+    half = stats.norm.ppf(1 - (1 - confidence) / 2) * x.std(ddof=1) / math.sqrt(x.size)
+    return Interval(float(x.mean()), float(x.mean() - half), float(x.mean() + half), confidence)
+
+
+def _math(text: str) -> str:
+    """Plain-text claims for Markdown: symbols such as d_k as math, pipes escaped."""
+    text = re.sub(r"\b([dWU]_[a-z]+)\b", r"$\1$", text)
+    return text.replace("|", "\\|").replace("ε", "$\\epsilon$")
+
+
+def claims_markdown(claims: Sequence[Claim], *, start: int = 1) -> str:
+    """The claims as a Markdown table (a notebook shows it with ``IPython.display.Markdown``).
+
+    Args:
+        claims: the claims.
+        start: the number of the first.
+
+    Returns:
+        The table: one row per claim, its verdict, the test and the evidence.
+    """
+    rows = ["| # | claim | verdict | evidence |", "| --- | --- | --- | --- |"]
+    for i, c in enumerate(claims, start):
+        evidence = f"{c.test}, n = {c.n:,}: {c.evidence}" + (f"; {c.effect}" if c.effect else "")
+        verdict = "holds" if c.holds else "**fails**"
+        rows.append(f"| {i} | {_math(c.statement)} | {verdict} | {_math(evidence)} |")
+    return "\n".join(rows)
+
+
+def full_entry(entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The latest log entry of the full sweeps (`FULL`), or None if there is none yet."""
+    config = _config(FULL)
+    found = [e for e in entries if e["purpose"] == "confirmation" and e["config"] == config]
+    return found[-1] if found else None
+
+
+def conventions_markdown(entries: Sequence[dict[str, Any]]) -> str:
+    """The full sweeps' Adam conventions, read from the log, as a Markdown table."""
+    entry = full_entry(entries)
+    if entry is None:
+        return "*The full sweeps have not been recorded yet: `make claims` runs them.*"
+    by_statement = {c["statement"]: c for c in entry["outcome"]["claims"]}
+    rows = [
+        "| convention | rates chosen (scaled, unscaled) | unscaled − scaled, log10 final loss: "
+        "Hodges–Lehmann shift, 98% interval | claim |",
+        "| --- | --- | --- | --- |",
+    ]
+    for name, arms in entry["outcome"]["adam"].items():
+        scaled, variant = arms["scaled"], arms[name]
+        d = np.array(variant["test log10 final"]) - np.array(scaled["test log10 final"])
+        hl = hodges_lehmann(d)
+        claim = next(
+            c for s, c in by_statement.items() if f"a {name} " in s or f"with a {name}," in s
+        )
+        verdict = ("holds: " if claim["holds"] else "**fails**: ") + claim["statement"]
+        rates = f"{scaled['chosen']:.3g}, {variant['chosen']:.3g}"
+        rows.append(f"| {name} | {rates} | {hl} (n = {d.size}) | {_math(verdict)} |")
+    when = f"Recorded {entry['date']} by `{entry['command']}` ({entry['note']})."
+    return "\n".join(rows) + "\n\n" + when
+
+
+def _latest(entries: Sequence[dict[str, Any]], design: str) -> dict[str, Any] | None:
+    found = [e for e in entries if e["design"] == design]
+    return found[-1] if found else None
+
+
+def design_markdown(entries: Sequence[dict[str, Any]]) -> str:
+    """`DESIGN`'s seeds and sample sizes, with the simulations behind them read from the log."""
+    D = DESIGN
+    explored = sorted({s for e in entries if e["purpose"] == "exploration" for s in e["seeds"]})
+    n_explore = sum(e["purpose"] == "exploration" for e in entries)
+
+    def seeds(setup: Setup) -> str:
+        return (
+            f"draws from seed {setup.init_seed}, tuning seeds {log._seed_range(setup.tune_seeds)}, "
+            f"test seeds {log._seed_range(setup.seeds)}"
+        )
+
+    text = [
+        f"**Seeds.** Exploration ({n_explore} log entries) used {len(explored)} seeds, from "
+        f"{explored[0]} to {explored[-1]}. The confirmation uses seeds none of them used: on this "
+        f"page, {seeds(PAGE)}; in the full sweeps, {seeds(FULL)}.",
+        f"**Claim 3's margin**, ±{D.margin:g} in log10 final loss: {D.margin_reason}.",
+    ]
+    init = [
+        e
+        for e in entries
+        if e["design"] == "explore-init-power" and e["outcome"].get("draws per d_k") == D.draws
+    ]
+    if init:
+        powers = {k: v for k, v in init[-1]["outcome"].items() if k.endswith(", power")}
+        weakest = min(powers, key=powers.__getitem__)
+        text.append(
+            f"**How many draws.** {D.draws:,} per $d_k$ near the crossings: if the exploration's "
+            f"estimates are right, each end of claims 1 and 2 is decided with power at least "
+            f"{powers[weakest]:.2f} (the weakest: {_math(weakest.removesuffix(', power'))}), "
+            f"above the design's {D.power:g}."
+        )
+    sim = _latest(entries, "explore-design-v1-power")
+    if sim is not None:
+        out = sim["outcome"]
+        ns = sorted({int(k.split()[1][2:]) for k in out if k.startswith("power n=")})
+        keys = [f"{loss} d_k={d}" for loss, d in PAGE.trainings]
+        rows = ["| test seeds | " + " | ".join(_math(k) for k in keys) + " |"]
+        rows.append("| --- " * (len(keys) + 1) + "|")
+        for n in ns:
+            cells = [f"{out[f'power n={n} {k}']:.3f}" for k in keys]
+            rows.append(f"| {n} | " + " | ".join(cells) + " |")
+        text.append(
+            f"**How many seeds.** Claims 3 to 5 use {D.tune_seeds} tuning seeds and "
+            f"{D.test_seeds} test seeds, the fewest at which each held in at least {D.power:g} of "
+            f"the simulated confirmations: the whole procedure, tuning included, resampled "
+            f"{sim['config']['sims']} times from {len(sim['seeds'])} exploration seeds. The share "
+            "in which each held:\n\n" + "\n".join(rows)
+        )
+    return "\n\n".join(text)
+
+
+def log_markdown(entries: Sequence[dict[str, Any]]) -> str:
+    """The experiment log as a Markdown table: one row per design run, reruns counted."""
+    rows = [
+        "| # | date | design | purpose | status | seeds | note |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    seen: dict[tuple[str, str, str], int] = {}
+    for number, e in enumerate(entries, 1):
+        key = (e["design"], json.dumps(e["seeds"]), json.dumps(e["config"], sort_keys=True))
+        if key in seen and e["purpose"] == "confirmation":
+            row = seen[key]
+            rows[row] = re.sub(r"\(rerun (\d+)×\)|$", _rerun, rows[row], count=1)
+            continue
+        seen[key] = len(rows)
+        note = e["note"].replace("|", "\\|")
+        seeds = log._seed_range(e["seeds"]) if len(e["seeds"]) < 60 else f"{len(e['seeds'])} seeds"
+        rows.append(
+            f"| {number} | {e['date']} | `{e['design']}` | {e['purpose']} | {e['status']} "
+            f"| {seeds} | {note} |"
+        )
+    return "\n".join(rows)
+
+
+def _rerun(match: re.Match[str]) -> str:
+    count = int(match.group(1)) + 1 if match.group(1) else 2
+    return f"(rerun {count}×)"
