@@ -83,10 +83,10 @@ for d_k in (4, 64, 1024):
 # %% tags=["hide-input"]
 wide, cross = result.wide, result.cross
 n_k, mid = setup.n_k, exp.midpoint(setup.n_k)
-top = wide.max_weight_unscaled[list(wide.d_k).index(64)]  # (trials,)
+at_64 = wide.max_weight_unscaled[list(wide.d_k).index(64)]  # (trials,)
 Markdown(
     f"""One draw proves little: over {setup.wide_trials} draws at $d_k = 64$, the unscaled
-largest weight ranges from {top.min():.2f} to {top.max():.2f}. So each question below is
+largest weight ranges from {at_64.min():.2f} to {at_64.max():.2f}. So each question below is
 decided across {setup.cross_trials:,} draws per $d_k$ near the predicted answer.
 
 **Nearer one-hot than uniform.** With $n_k = {n_k}$ keys, uniform weights have largest weight
@@ -209,6 +209,7 @@ rough.
 
 # %% tags=["hide-input"]
 keys = list(result.trained)
+top = 10.0  # where a run that diverged is drawn
 fig = Figure(figsize=(10, 3.3), layout="constrained")
 axes = fig.subplots(1, len(keys))
 for ax, key in zip(axes, keys, strict=True):
@@ -216,8 +217,9 @@ for ax, key in zip(axes, keys, strict=True):
     tuning = np.nan_to_num(t.tuning, nan=np.inf)  # (arms, rates, tune seeds)
     for j, (arm, colour) in enumerate(zip(t.arms, (blue, vermilion), strict=True)):
         k = np.log2(t.rates[0])  # the grid's exponents, the same for both arms
-        worst = np.minimum(tuning[j].max(axis=1), 1)  # diverged runs drawn at 1
-        ax.plot(k, np.median(tuning[j], axis=1), "o-", ms=3, color=colour, label=f"{arm}, median")
+        worst = np.minimum(tuning[j].max(axis=1), top)  # a diverged run is drawn at the top
+        median = np.minimum(np.median(tuning[j], axis=1), top)
+        ax.plot(k, median, "o-", ms=3, color=colour, label=f"{arm}, median")
         ax.plot(k, worst, ":", color=colour, label=f"{arm}, worst")
         ax.plot(k[t.chosen[j]], worst[t.chosen[j]], "s", ms=7, mfc="none", color=colour)
     ax.set_yscale("log")
@@ -235,7 +237,8 @@ pl.show(
     fig,
     f"Final training loss after {setup.steps} steps against the learning rate, for "
     f"{', '.join(keys)}: the median and the worst of {len(setup.tune_seeds)} tuning seeds for "
-    f"each version, with a square on the rate each chose ({summary}).",
+    f"each version (a run that diverged drawn at {top:g}), with a square on the rate each "
+    f"chose ({summary}).",
 )
 
 # %% tags=["hide-input"]
@@ -244,7 +247,7 @@ axes = fig.subplots(1, len(keys))
 for ax, key in zip(axes, keys, strict=True):
     t = result.trained[key]
     for j, (arm, colour) in enumerate(zip(t.arms, (blue, vermilion), strict=True)):
-        curves = np.nan_to_num(t.curves[j], nan=1.0)  # (seeds, steps + 1)
+        curves = np.minimum(np.nan_to_num(t.curves[j], nan=top), top)  # (seeds, steps + 1)
         ax.plot(np.median(curves, axis=0), color=colour, lw=2, label=f"{arm}, median")
         ax.plot(curves.max(axis=0), color=colour, lw=0.8, ls="--", label=f"{arm}, worst")
     ax.set_yscale("log")

@@ -214,7 +214,7 @@ def crossing_interval(
     Each point of the curve is an estimate from many independent draws (a mean, a proportion),
     so it is normal around its true value with its standard error: the bootstrap redraws every
     point as estimate + se · z, z ~ N(0, 1), and takes the crossing of each redrawn curve. Where
-    a redrawn curve does not cross, the interval is unbounded on that side.
+    too many redrawn curves do not cross, the interval is unbounded on that side.
 
     Args:
         x: the abscissae, shape ``(m,)``.
@@ -229,10 +229,14 @@ def crossing_interval(
         The `Interval` of the crossing.
     """
     z = np.random.default_rng(seed).standard_normal((draws, len(x)))  # (draws, m)
-    redrawn = crossing(x, estimate + se * z, level)  # (draws,)
+    curves = estimate + se * z  # (draws, m)
+    redrawn = crossing(x, curves, level)  # (draws,)
+    # A redrawn curve that never reaches the level crosses beyond the last point; one that
+    # starts above it, before the first.
+    beyond = np.where(np.all(curves < level, axis=-1), np.inf, -np.inf)
+    redrawn = np.where(np.isnan(redrawn), beyond, redrawn)
     tail = (1 - confidence) / 2
-    redrawn = np.where(np.isnan(redrawn), np.inf, redrawn)  # no crossing: outside any bound
-    low, high = np.quantile(redrawn, [tail, 1 - tail])
+    low, high = np.quantile(redrawn, [tail, 1 - tail], method="inverted_cdf")
     return Interval(float(crossing(x, estimate, level)), float(low), float(high), confidence)
 
 
@@ -661,9 +665,9 @@ def claims(result: Result) -> list[Claim]:
         ),
         _crossing_claim(
             cross.d_k, less, less_se, 0.5, D.jacobian_crossing,
-            "for the typical draw, the unscaled softmax passes back less gradient to the scores "
-            f"than the scaled one only from between d_k = {D.jacobian_crossing[0]} and "
-            f"{D.jacobian_crossing[1]} on (the median of the ratio of Jacobian norms crosses 1)",
+            "for the typical draw, the unscaled softmax starts passing back less gradient to the "
+            f"scores than the scaled one between d_k = {D.jacobian_crossing[0]} and "
+            f"{D.jacobian_crossing[1]} (the median ratio of their Jacobian norms falls below 1)",
             n, "share of draws with the smaller Jacobian unscaled",
         ),
     ]  # fmt: skip
@@ -779,7 +783,7 @@ def median_interval(x: FloatArray, *, confidence: float = 1 - 2 * ALPHA) -> Inte
         >>> from paperlens.experiments.attention_scaling import median_interval
         >>> m = median_interval(np.arange(1.0, 101.0))
         >>> m.estimate, m.low, m.high
-        (50.5, 39.0, 62.0)
+        (50.5, 38.0, 63.0)
     """
     x = np.sort(np.asarray(x, dtype=float).ravel())
     n = x.size
