@@ -59,7 +59,10 @@ Markdown(
     f"""**How the claims are decided.** Each claim below was written down, with the test that
 decides it, before the run that decides it, in `exp.DESIGN`. Each is tested one-sided at the
 level {alpha:g}, on draws and seeds that no design choice saw; [Checking a claim
-honestly](checking-claims.md) explains the tests. The last section lists every design tried.
+honestly](checking-claims.md) explains the tests. The claims are tested one by one, with no
+correction for their number: the chance that any of the {len(claims)} passes while false is at
+most {len(claims)} × {alpha:g} = {len(claims) * alpha:g}. The last section lists every design
+tried.
 
 <details><summary>The seeds, and how many</summary>
 
@@ -336,8 +339,11 @@ Markdown(exp.conventions_markdown(log.entries("attention_scaling")))
 # parametrisation, μP, does (Yang and Hu, *Tensor Programs IV*, 2021; Yang et al., *Tensor
 # Programs V*, 2022): it prescribes how each layer's initialisation, multiplier and learning rate
 # scale with width, so that every layer keeps learning as the model grows and the best
-# hyperparameters found on a narrow model carry over to a wide one. For attention, μP scales the
-# scores by $1/d_k$, not $1/\sqrt{d_k}$. Its argument is about training, not initialisation: once
+# hyperparameters found on a narrow model carry over to a wide one. Tensor Programs IV writes
+# down the freedom this page measured, for every layer of a network trained by SGD: a constant
+# multiplier can be traded for the initialisation's scale and the learning rate without
+# changing training. For attention, when $d_k$ grows with the width, μP scales the scores by
+# $1/d_k$, not $1/\sqrt{d_k}$. Its argument is about training, not initialisation: once
 # training has made $q$ and $k$ correlated, $q \cdot k$ grows like $d_k$ (a law of large
 # numbers) rather than like $\sqrt{d_k}$ (the central limit theorem of footnote 4, which holds
 # for independent $q$ and $k$). At initialisation $1/d_k$ makes the weights nearly uniform, and
@@ -347,12 +353,20 @@ Markdown(exp.conventions_markdown(log.entries("attention_scaling")))
 #
 # ## The claims, together
 #
-# The site runs this notebook while it builds, and the build fails if a claim fails. The tests
-# run the same experiment again with its starting values changed in their last bits, as
-# another CPU's rounding would change them, and require every claim to hold each time.
+# The site runs this notebook while it builds, and the build fails if a claim fails.
 
 # %% tags=["hide-input"]
-Markdown(exp.claims_markdown(claims))
+jitter = pl.experiments.claims.JITTER
+Markdown(
+    f"""The tests run the same experiment twice more with every starting value multiplied by
+$1 + {jitter:g}\,z$, $z \sim N(0, 1)$: a change about {jitter / np.finfo(float).eps:,.0f} times
+float64's last bit ({np.finfo(float).eps:.1e}), far larger than the rounding of one product,
+and made once, where another CPU's rounding differs at every step. A claim that holds only for
+these exact last bits would fail there. `make claims` also reruns it under every BLAS kernel
+this CPU can execute. Every claim must hold each time.
+
+{exp.claims_markdown(claims)}"""
+)
 
 # %%
 assert all(claim.holds for claim in claims)
