@@ -359,7 +359,7 @@ Markdown(exp.conventions_markdown(log.entries("attention_scaling")))
 jitter = pl.experiments.claims.JITTER
 Markdown(
     f"""The tests run the same experiment twice more with every starting value multiplied by
-$1 + {jitter:g}\,z$, $z \sim N(0, 1)$: a change about {jitter / np.finfo(float).eps:,.0f} times
+$1 + {jitter:g}\\,z$, $z \\sim N(0, 1)$: a change about {jitter / np.finfo(float).eps:,.0f} times
 float64's last bit ({np.finfo(float).eps:.1e}), far larger than the rounding of one product,
 and made once, where another CPU's rounding differs at every step. A claim that holds only for
 these exact last bits would fail there. `make claims` also reruns it under every BLAS kernel
