@@ -384,7 +384,18 @@ entries = log.entries("attention_scaling")
 assert log.audit(entries) == []
 
 # %% tags=["hide-input"]
-Markdown(exp.log_markdown(entries))
+count = {kind: sum(e["purpose"] == kind for e in entries) for kind in log.PURPOSES}
+dropped = sorted({e["design"] for e in entries if e["status"] == "abandoned"})
+Markdown(
+    f"""The log holds {len(entries)} entries: {count["exploration"]} exploration runs, among them
+{len(dropped)} designs tried and dropped ({", ".join(f"`{d}`" for d in dropped)}), and
+{count["confirmation"]} confirmation runs of `{design.name}`.
+
+<details><summary>The experiment log</summary>
+
+{exp.log_markdown(entries)}
+</details>"""
+)
 
 # %% tags=["hide-input"]
 Markdown(
