@@ -79,9 +79,11 @@ tried.
 # %%
 rng = np.random.default_rng(0)
 for d_k in (4, 64, 1024):
-    q, K = rng.standard_normal((1, d_k)), rng.standard_normal((16, d_k))  # 16 keys
-    unscaled, scaled = pl.softmax(q @ K.T), pl.softmax(q @ K.T / np.sqrt(d_k))
-    print(f"d_k = {d_k:4}: largest weight {unscaled.max():.2f} unscaled, {scaled.max():.2f} scaled")
+    q = rng.standard_normal((1, d_k))
+    K = rng.standard_normal((16, d_k))  # 16 keys
+    unscaled = pl.softmax(q @ K.T).max()
+    scaled = pl.softmax(q @ K.T / np.sqrt(d_k)).max()
+    print(f"d_k = {d_k:4}: largest weight {unscaled:.2f}, scaled {scaled:.2f}")
 
 # %% tags=["hide-input"]
 wide, cross = result.wide, result.cross
@@ -107,7 +109,7 @@ median of the ratio below 1)."""
 # %% tags=["hide-input"]
 d = wide.d_k
 blue, vermilion, grey = "#0072B2", "#D55E00", "#555555"
-fig = Figure(figsize=(10, 3.3), layout="constrained")
+fig = Figure(figsize=(10, 3.4), layout="constrained")
 ax1, ax2, ax3 = fig.subplots(1, 3)
 for field, colour, label in [("unscaled", vermilion, "unscaled"), ("scaled", blue, "scaled")]:
     w = getattr(wide, f"max_weight_{field}")
@@ -117,16 +119,16 @@ for field, colour, label in [("unscaled", vermilion, "unscaled"), ("scaled", blu
     ax2.plot(d, J.mean(axis=1), "--", color=colour, label=f"{label}, mean")
 ax1.axhline(1 / n_k, color=grey, lw=0.8, ls=":")
 ax1.axhline(mid, color=grey, lw=0.8, ls="--")
-ax1.set_ylabel("mean largest weight")
-ax1.legend(frameon=False)
+ax1.set_title("mean largest weight", fontsize="medium")
+ax1.legend(frameon=False, loc="center right")
 ax2.set_yscale("log")
-ax2.set_ylabel("‖J‖ of the softmax")
-ax2.legend(frameon=False, fontsize="small")
+ax2.set_title("‖J‖ of the softmax", fontsize="medium")
+ax2.legend(frameon=False, fontsize="small", loc="lower left")
 share = (wide.jacobian_unscaled < wide.jacobian_scaled).mean(axis=1)
 ax3.plot(d, share, "o-", ms=3, color=vermilion)
 ax3.axhline(0.5, color=grey, lw=0.8, ls="--")
 ax3.set_ylim(0, 1)
-ax3.set_ylabel("share of draws, ‖J‖ smaller unscaled")
+ax3.set_title("share of draws with ‖J‖ smaller unscaled", fontsize="medium")
 weights_at = float(exp.crossing(cross.d_k, cross.max_weight_unscaled.mean(axis=1), mid))
 less = (cross.jacobian_unscaled < cross.jacobian_scaled).mean(axis=1)
 jacobian_at = float(exp.crossing(cross.d_k, less, 0.5))
@@ -197,8 +199,9 @@ rough.
 # $$P = \operatorname{softmax}\!\left(c\, X_q W_q (X_k W_k)^\top\right), \qquad
 # c = 1/\sqrt{d_k} \text{ (scaled) or } 1 \text{ (unscaled)},$$
 #
-# trained by full-batch gradient descent on one of two losses: the mean squared error (MSE)
-# between $P$ and the one-hot index of the right key, or the cross-entropy $-\log P_{i,t_i}$.
+# trained by **full-batch** gradient descent, each step's gradient computed on all the queries
+# at once, on one of two losses: the mean squared error (**MSE**) between $P$ and the one-hot
+# index of the right key, or the cross-entropy $-\log P_{i,t_i}$.
 # The starting weights give the projected keys unit-variance components, as in footnote 4.
 #
 # **A fair learning rate.** The scale multiplies the gradient too, so the two versions need
@@ -213,7 +216,14 @@ rough.
 # %% tags=["hide-input"]
 keys = list(result.trained)
 top = 10.0  # where a run that diverged is drawn
-fig = Figure(figsize=(10, 3.3), layout="constrained")
+
+
+def title(key):
+    loss, d_k = key.split(" d_k=")
+    return f"{loss.upper()}, $d_k$ = {d_k}"
+
+
+fig = Figure(figsize=(10, 3.6), layout="constrained")
 axes = fig.subplots(1, len(keys))
 for ax, key in zip(axes, keys, strict=True):
     t = result.trained[key]
@@ -226,10 +236,14 @@ for ax, key in zip(axes, keys, strict=True):
         ax.plot(k, worst, ":", color=colour, label=f"{arm}, worst")
         ax.plot(k[t.chosen[j]], worst[t.chosen[j]], "s", ms=7, mfc="none", color=colour)
     ax.set_yscale("log")
-    ax.set_title(key.replace("d_k", "$d_k$"), fontsize="medium")
-    ax.set_xlabel("$k$: rate $2^k$ (unscaled: $2^k/\\sqrt{d_k}$)")
-axes[0].set_ylabel("final training loss, tuning seeds")
-axes[0].legend(frameon=False, fontsize="small")
+    ax.set_title(title(key), fontsize="medium")
+    ax.set_xlabel("$k$")
+axes[0].set_ylabel("final loss, tuning seeds")
+fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=4, frameon=False)
+fig.suptitle(
+    "learning rate $2^k$ (unscaled: $2^k/\\sqrt{d_k}$); squares: the rates chosen",
+    fontsize="medium",
+)
 summary = "; ".join(
     f"{key}: chosen 2^{np.log2(result.trained[key].rates[0][result.trained[key].chosen[0]]):g} "
     f"scaled and 2^{np.log2(result.trained[key].rates[0][result.trained[key].chosen[1]]):g}/√d_k "
@@ -245,7 +259,7 @@ pl.show(
 )
 
 # %% tags=["hide-input"]
-fig = Figure(figsize=(10, 3.3), layout="constrained")
+fig = Figure(figsize=(10, 3.6), layout="constrained")
 axes = fig.subplots(1, len(keys))
 for ax, key in zip(axes, keys, strict=True):
     t = result.trained[key]
@@ -254,10 +268,10 @@ for ax, key in zip(axes, keys, strict=True):
         ax.plot(np.median(curves, axis=0), color=colour, lw=2, label=f"{arm}, median")
         ax.plot(curves.max(axis=0), color=colour, lw=0.8, ls="--", label=f"{arm}, worst")
     ax.set_yscale("log")
-    ax.set_title(key.replace("d_k", "$d_k$"), fontsize="medium")
+    ax.set_title(title(key), fontsize="medium")
     ax.set_xlabel("gradient step")
 axes[0].set_ylabel("training loss, test seeds")
-axes[0].legend(frameon=False, fontsize="small")
+fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=4, frameon=False)
 ends = "; ".join(
     f"{key}: median {np.median(result.trained[key].curves[0, :, -1]):.1e} scaled, "
     f"{np.median(result.trained[key].curves[1, :, -1]):.1e} unscaled"
@@ -274,6 +288,7 @@ pl.show(
 Markdown(exp.claims_markdown(claims[2:5], start=3))
 
 # %% tags=["hide-input"]
+spread = np.sqrt(design.large_d_k)  # the unscaled scores' standard deviation at the start
 Markdown(
     f"""**Why the loss decides it.** The two losses send different gradients back to the
 scores. With the MSE on the weights, the gradient $\\partial L / \\partial P$ passes through the
@@ -281,9 +296,9 @@ softmax's Jacobian, which vanishes when the weights are near one-hot, whether on
 or a wrong one: an unscaled layer that starts saturated on a wrong key hardly moves. With the
 cross-entropy, the gradient to the scores is $P - Y$ (divided by the number of queries): at a
 spike on the wrong key it is as large as it can be. There the unscaled layer's larger start
-(scores with standard deviation about $\\sqrt{{d_k}} = {np.sqrt(design.large_d_k):g}$
-instead of 1) is no handicap, and since the cross-entropy keeps falling as the scores grow, a
-head start. Inside a Transformer the attention weights are not the output: the loss reaches the
+(scores with standard deviation about $\\sqrt{{d_k}} = {spread:g}$
+instead of 1) is no handicap; and since the cross-entropy keeps falling as the scores grow, it
+is an advantage. Inside a Transformer the attention weights are not the output: the loss reaches the
 scores through $V$ and the softmax's Jacobian, as with the MSE here. The cross-entropy case is
 the situation of a classifier's output softmax, not of attention."""
 )
@@ -301,20 +316,27 @@ the situation of a classifier's output softmax, not of attention."""
 # unscaled grid in part 2 is the scaled one over $\sqrt{d_k}$: at the same $k$ the two versions
 # differ only in their start, $d_k^{1/4}$ times larger unscaled.)
 #
-# Under Adam the same holds with $\eta\, d_k^{-1/4}$ and $\epsilon\, d_k^{1/4}$ for $W_q, W_k$:
-# Adam divides the gradient's running mean $m$ by the root of its running square $v$, and with
-# gradients $1/a$ times larger, $m/(\sqrt{v} + \epsilon/a)$ is the same number as
-# $m/(\sqrt{v} + \epsilon)$ computed for $W$. Check both, on the layer of part 2 (gradient
-# descent) and on one that also learns $W_v$ and $W_o$ and outputs the retrieved key (Adam):
+# **Adam** (Kingma and Ba, 2015) is the optimiser most Transformers are trained with: it
+# divides a running average $m$ of each weight's gradient by the root of a running average $v$ of
+# its square (plus a small $\epsilon$), so a step's size depends little on the gradient's. Under
+# Adam the same holds with $\eta\, d_k^{-1/4}$ and $\epsilon\, d_k^{1/4}$ for $W_q, W_k$: the
+# gradients of $U$ are $1/a$ times those of $W$, so $m$ and $\sqrt{v}$ are too, and with
+# $\epsilon/a$ in place of $\epsilon$ the ratio $m/(\sqrt{v} + \epsilon)$ is the same number for
+# both; a rate $\eta a$ then moves $U = aW$ exactly $a$ times as far as $\eta$ moves $W$. Check
+# both, on the layer of part 2 (gradient descent) and on one that also learns $W_v$ and $W_o$
+# and outputs the retrieved key (Adam):
 
 # %%
-for name, (scaled, unscaled) in result.exact.items():  # loss curves, (seeds, steps + 1)
-    print(f"{name}: {len(scaled)} seeds, equal bit for bit: {np.array_equal(scaled, unscaled)}")
+for name, (scaled, unscaled) in result.exact.items():
+    # each: loss curves, shape (seeds, steps + 1)
+    same = np.array_equal(scaled, unscaled)
+    print(f"{name}: {len(scaled)} seeds, equal bit for bit: {same}")
 
 # %% tags=["hide-input"]
-a = design.exact_d_k**-0.25
+exact_dk, full_dk = design.exact_d_k, exp.FULL.adam_d_k
+a = exact_dk**-0.25
 Markdown(
-    f"""At $d_k = {design.exact_d_k}$, $a = d_k^{{-1/4}} = {a:g}$ is a power of two, so
+    f"""At $d_k = {exact_dk}$, $a = d_k^{{-1/4}} = {a:g}$ is a power of two, so
 multiplying by it is exact in floating point and every rounding happens the same way in both
 runs: the loss curves agree to the last bit, on every seed and every step. At other $d_k$ they
 agree to rounding, and a chaotic run can amplify that.
@@ -325,7 +347,7 @@ for every weight, one $\\epsilon$, weight decay at one strength for every weight
 initialisation fixed by the framework rather than chosen per layer. Each of these makes "divide
 by $\\sqrt{{d_k}}$" and "start smaller" different things. The full sweeps measure each one alone
 (and the last, which is how the two layers usually differ: same start, same rate, same
-$\\epsilon$) at $d_k = {exp.FULL.adam_d_k}$, both versions tuned on the same grid of the shared
+$\\epsilon$) at $d_k = {full_dk}$, both versions tuned on the same grid of the shared
 rate. They take minutes, so `make claims` runs them and records them in the log; the table below
 reads the log, not this build."""
 )
@@ -356,11 +378,12 @@ Markdown(exp.conventions_markdown(log.entries("attention_scaling")))
 # The site runs this notebook while it builds, and the build fails if a claim fails.
 
 # %% tags=["hide-input"]
-jitter = pl.experiments.claims.JITTER
+jitter, last_bit = pl.experiments.claims.JITTER, np.finfo(float).eps
+exponent = round(np.log10(jitter))
 Markdown(
     f"""The tests run the same experiment twice more with every starting value multiplied by
-$1 + {jitter:g}\\,z$, $z \\sim N(0, 1)$: a change about {jitter / np.finfo(float).eps:,.0f} times
-float64's last bit ({np.finfo(float).eps:.1e}), far larger than the rounding of one product,
+$1 + 10^{{{exponent}}}\\,z$, $z \\sim N(0, 1)$: a change about {jitter / last_bit:,.0f} times
+float64's last bit ({last_bit:.1e}), far larger than the rounding of one product,
 and made once, where another CPU's rounding differs at every step. A claim that holds only for
 these exact last bits would fail there. `make claims` also reruns it under every BLAS kernel
 this CPU can execute. Every claim must hold each time.
@@ -398,6 +421,7 @@ Markdown(
 )
 
 # %% tags=["hide-input"]
+small_dk, large_dk = design.small_d_k, design.large_d_k
 Markdown(
     f"""## What this shows, and what it does not
 
@@ -406,7 +430,7 @@ $\\sqrt{{d_k}}$, and the softmax over {n_k} keys is nearer one-hot than uniform 
 $d_k \\approx {weights_at:.0f}$ on; the typical draw passes back less gradient to its scores
 than the scaled one only from $d_k \\approx {jacobian_at:.0f}$ on, and far less at large
 $d_k$. Trained with the MSE on its weights, a single attention layer learns as well without the
-scale at $d_k = {design.small_d_k}$ and far worse at $d_k = {design.large_d_k}$; with the
+scale at $d_k = {small_dk}$ and far worse at $d_k = {large_dk}$; with the
 cross-entropy the unscaled layer ends *lower*. And the division is a reparametrisation: under
 gradient descent, and under Adam with per-layer settings, the scaled layer *is* an unscaled one
 started smaller, bit for bit.

@@ -210,12 +210,11 @@ def test_the_fast_jacobian_norm_is_the_librarys_even_when_saturated():
         )
 
 
-def test_the_claims_table_is_markdown_that_keeps_its_columns():
+def test_the_claims_list_is_markdown_with_math_and_the_evidence():
     claim = cl.Claim("a | b at d_k = 4", "a test", 3, "p = 0.1", False, "shift 1")
-    table = att.claims_markdown([claim], start=7)
-    row = table.splitlines()[-1]
-    assert row.startswith("| 7 | a \\| b at $d_k$ = 4 | **fails** |")
-    assert row.count(" | ") == 3
+    lines = att.claims_markdown([claim], start=7).splitlines()
+    assert lines[0] == "7. **FAILS:** a \\| b at $d_k$ = 4.  "
+    assert lines[1] == "   *a test, n = 3: p = 0.1; shift 1.*"
 
 
 @pytest.mark.parametrize("name", EXPERIMENTS)
@@ -226,9 +225,13 @@ def test_the_experiment_log_keeps_its_rule(name):
 
 def test_the_logged_tables_read_the_log():
     entries = xlog.entries("attention_scaling")
-    assert att.log_markdown(entries).count("\n") >= len({e["design"] for e in entries})
-    assert "| 1 |" in att.log_markdown(entries)
-    assert "power" in att.design_markdown(entries) or not entries
+    listed = att.log_markdown(entries)
+    assert all(f"`{e['design']}`" in listed for e in entries)
+    assert listed.startswith("1. `v0-today`: exploration, abandoned,")
+    rerun = att.log_markdown([*entries, entries[-1], entries[-1]])
+    assert rerun.count("\n") == listed.count("\n")
+    assert f"`{entries[-1]['design']}` (rerun 3×):" in rerun.splitlines()[-1]
+    assert "How many seeds" in att.design_markdown(entries)
 
 
 def test_paired_greater_decides_by_the_pairs():

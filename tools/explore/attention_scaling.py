@@ -529,15 +529,25 @@ def notebook_dev() -> tuple[dict[str, Any], dict[str, Any], list[int], str]:
     """The page's design on exploration seeds: what the notebook was written and timed against."""
     from paperlens.experiments import attention_scaling as exp
 
-    setup = exp.PAGE._replace(init_seed=1002, tune_seeds=tuple(range(600, 616)), seeds=tuple(range(620, 640)))
+    setup = exp.PAGE._replace(
+        init_seed=1002, tune_seeds=tuple(range(600, 616)), seeds=tuple(range(620, 640))
+    )
     result = exp.run(setup)
-    outcome = {f"claim {i}": f"{'holds' if c.holds else 'FAILS'}: {c.evidence}; {c.effect}" for i, c in enumerate(exp.claims(result), 1)}
+    outcome = {
+        f"claim {i}": f"{'holds' if c.holds else 'FAILS'}: {c.evidence}; {c.effect}"
+        for i, c in enumerate(exp.claims(result), 1)
+    }
     for line in outcome.values():
         print(line)
     seeds = [setup.init_seed, *setup.tune_seeds, *setup.seeds]
-    return dict(setup._asdict()), outcome, seeds, (
-        "The v1 design on exploration seeds, to write the notebook and measure its time without "
-        "running the confirmation seeds"
+    return (
+        dict(setup._asdict()),
+        outcome,
+        seeds,
+        (
+            "The v1 design on exploration seeds, to write the notebook and measure its time without "
+            "running the confirmation seeds"
+        ),
     )
 
 

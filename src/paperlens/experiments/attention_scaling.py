@@ -806,21 +806,23 @@ def _math(text: str) -> str:
 
 
 def claims_markdown(claims: Sequence[Claim], *, start: int = 1) -> str:
-    """The claims as a Markdown table (a notebook shows it with ``IPython.display.Markdown``).
+    """The claims as a numbered Markdown list, for ``IPython.display.Markdown`` to show.
+
+    A list, not a table: it wraps at any width, a phone's included.
 
     Args:
         claims: the claims.
         start: the number of the first.
 
     Returns:
-        The table: one row per claim, its verdict, the test and the evidence.
+        One item per claim: its verdict and statement, then the test and the evidence.
     """
-    rows = ["| # | claim | verdict | evidence |", "| --- | --- | --- | --- |"]
+    items = []
     for i, c in enumerate(claims, start):
         evidence = f"{c.test}, n = {c.n:,}: {c.evidence}" + (f"; {c.effect}" if c.effect else "")
-        verdict = "holds" if c.holds else "**fails**"
-        rows.append(f"| {i} | {_math(c.statement)} | {verdict} | {_math(evidence)} |")
-    return "\n".join(rows)
+        verdict = "Holds" if c.holds else "FAILS"
+        items.append(f"{i}. **{verdict}:** {_math(c.statement)}.  \n   *{_math(evidence)}.*")
+    return "\n".join(items)
 
 
 def full_entry(entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
@@ -831,28 +833,36 @@ def full_entry(entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def conventions_markdown(entries: Sequence[dict[str, Any]]) -> str:
-    """The full sweeps' Adam conventions, read from the log, as a Markdown table."""
+    """The full sweeps' Adam conventions, read from the log, as a Markdown list."""
     entry = full_entry(entries)
     if entry is None:
         return "*The full sweeps have not been recorded yet: `make claims` runs them.*"
-    by_statement = {c["statement"]: c for c in entry["outcome"]["claims"]}
-    rows = [
-        "| convention | rates chosen (scaled, unscaled) | unscaled − scaled, log10 final loss: "
-        "Hodges–Lehmann shift, 98% interval | claim |",
-        "| --- | --- | --- | --- |",
-    ]
+    statements = [c for c in entry["outcome"]["claims"] if c["statement"].startswith("Adam at")]
+    items: list[str] = []
+    matters: list[tuple[str, bool]] = []
+    same: list[tuple[str, bool]] = []
     for name, arms in entry["outcome"]["adam"].items():
         scaled, variant = arms["scaled"], arms[name]
         d = np.array(variant["test log10 final"]) - np.array(scaled["test log10 final"])
-        hl = hodges_lehmann(d)
-        claim = next(
-            c for s, c in by_statement.items() if f"a {name} " in s or f"with a {name}," in s
+        claim = next(c for c in statements if f" {name}" in c["statement"])
+        (matters if "ends lower" in claim["statement"] else same).append((name, claim["holds"]))
+        verdict = "holds" if claim["holds"] else "FAILS"
+        items.append(
+            f"- **{_math(name)}**: rates chosen {scaled['chosen']:.3g} (scaled) and "
+            f"{variant['chosen']:.3g} (unscaled). Unscaled minus scaled, log10 final loss over "
+            f"{d.size} test seeds: Hodges–Lehmann shift {hodges_lehmann(d)}. Claim {verdict}: "
+            f"{_math(claim['statement'])}."
         )
-        verdict = ("holds: " if claim["holds"] else "**fails**: ") + claim["statement"]
-        rates = f"{scaled['chosen']:.3g}, {variant['chosen']:.3g}"
-        rows.append(f"| {name} | {rates} | {hl} (n = {d.size}) | {_math(verdict)} |")
+    held = [n for n, h in matters if h] + [n for n, h in same if h]
+    summary = (
+        f"At this budget, {' and '.join(_math(n) for n, h in matters if h) or 'none'} made the "
+        f"division matter; {' and '.join(_math(n) for n, h in same if h) or 'none'} left the two "
+        "layers equivalent."
+        if len(held) == len(matters) + len(same)
+        else "Not every prediction held: see each claim."
+    )
     when = f"Recorded {entry['date']} by `{entry['command']}` ({entry['note']})."
-    return "\n".join(rows) + "\n\n" + when
+    return "\n".join(items) + f"\n\n{summary} {when}"
 
 
 def _latest(entries: Sequence[dict[str, Any]], design: str) -> dict[str, Any] | None:
@@ -897,7 +907,8 @@ def design_markdown(entries: Sequence[dict[str, Any]]) -> str:
         out = sim["outcome"]
         ns = sorted({int(k.split()[1][2:]) for k in out if k.startswith("power n=")})
         keys = [f"{loss} d_k={d}" for loss, d in PAGE.trainings]
-        rows = ["| test seeds | " + " | ".join(_math(k) for k in keys) + " |"]
+        heads = [f"{loss.upper()}, $d_k$ = {d}" for loss, d in PAGE.trainings]
+        rows = ["| test seeds | " + " | ".join(heads) + " |"]
         rows.append("| --- " * (len(keys) + 1) + "|")
         for n in ns:
             cells = [f"{out[f'power n={n} {k}']:.3f}" for k in keys]
@@ -913,28 +924,24 @@ def design_markdown(entries: Sequence[dict[str, Any]]) -> str:
 
 
 def log_markdown(entries: Sequence[dict[str, Any]]) -> str:
-    """The experiment log as a Markdown table: one row per design run, reruns counted."""
-    rows = [
-        "| # | date | design | purpose | status | seeds | note |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-    ]
+    """The experiment log as a Markdown list: one item per design run, its reruns counted."""
+    items: list[str] = []
     seen: dict[tuple[str, str, str], int] = {}
     for number, e in enumerate(entries, 1):
         key = (e["design"], json.dumps(e["seeds"]), json.dumps(e["config"], sort_keys=True))
         if key in seen and e["purpose"] == "confirmation":
-            row = seen[key]
-            rows[row] = re.sub(r"\(rerun (\d+)×\)|$", _rerun, rows[row], count=1)
+            i = seen[key]
+            items[i] = re.sub(r"\(rerun (\d+)×\)|(?=:)", _rerun, items[i], count=1)
             continue
-        seen[key] = len(rows)
-        note = e["note"].replace("|", "\\|")
-        seeds = log._seed_range(e["seeds"]) if len(e["seeds"]) < 60 else f"{len(e['seeds'])} seeds"
-        rows.append(
-            f"| {number} | {e['date']} | `{e['design']}` | {e['purpose']} | {e['status']} "
-            f"| {seeds} | {note} |"
+        seen[key] = len(items)
+        seeds = log._seed_range(e["seeds"]) if len(e["seeds"]) < 30 else f"{len(e['seeds'])} seeds"
+        items.append(
+            f"{number}. `{e['design']}`: {e['purpose']}, {e['status']}, {e['date']}, seeds "
+            f"{seeds}. {_math(e['note'])}"
         )
-    return "\n".join(rows)
+    return "\n".join(items)
 
 
 def _rerun(match: re.Match[str]) -> str:
     count = int(match.group(1)) + 1 if match.group(1) else 2
-    return f"(rerun {count}×)"
+    return f" (rerun {count}×)" if not match.group(1) else f"(rerun {count}×)"
