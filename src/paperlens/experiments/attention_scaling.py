@@ -3,7 +3,7 @@ r"""Does $1/\sqrt{d_k}$ matter? *Attention Is All You Need* (Vaswani et al., 201
 "While for small values of $d_k$ the two mechanisms perform similarly, additive attention
 outperforms dot product attention without scaling for larger values of $d_k$ [3]. We suspect
 that for large values of $d_k$, the dot products grow large in magnitude, pushing the softmax
-function into regions where it has extremely small gradients [4]. To counteract this effect, we
+function into regions where it has extremely small gradients⁴. To counteract this effect, we
 scale the dot products by $\frac{1}{\sqrt{d_k}}$." Footnote 4: "To illustrate why the dot
 products get large, assume that the components of q and k are independent random variables with
 mean 0 and variance 1. Then their dot product, $q \cdot k = \sum_{i=1}^{d_k} q_i k_i$, has mean 0
@@ -934,12 +934,18 @@ def log_markdown(entries: Sequence[dict[str, Any]]) -> str:
             items[i] = re.sub(r"\(rerun (\d+)×\)|(?=:)", _rerun, items[i], count=1)
             continue
         seen[key] = len(items)
-        seeds = log._seed_range(e["seeds"]) if len(e["seeds"]) < 30 else f"{len(e['seeds'])} seeds"
+        n = len(e["seeds"])
+        seeds = f"seeds {log._seed_range(e['seeds'])}" if n < 30 else f"{n} seeds"
+        part = {json.dumps(_config(s), sort_keys=True): name for s, name in PARTS}
+        what = part.get(json.dumps(e["config"], sort_keys=True), "")
         items.append(
-            f"{number}. `{e['design']}`: {e['purpose']}, {e['status']}, {e['date']}, seeds "
+            f"{number}. `{e['design']}`: {e['purpose']}{what}, {e['status']}, {e['date']}, "
             f"{seeds}. {_math(e['note'])}"
         )
     return "\n".join(items)
+
+
+PARTS = ((PAGE, " (this page's run)"), (FULL, " (the full sweeps)"))
 
 
 def _rerun(match: re.Match[str]) -> str:
