@@ -120,7 +120,7 @@ for field, colour, label in [("unscaled", vermilion, "unscaled"), ("scaled", blu
 ax1.axhline(1 / n_k, color=grey, lw=0.8, ls=":")
 ax1.axhline(mid, color=grey, lw=0.8, ls="--")
 ax1.set_title("mean largest weight", fontsize="medium")
-ax1.legend(frameon=False, loc="center right")
+ax1.legend(frameon=False, loc="upper left")
 ax2.set_yscale("log")
 ax2.set_title("‖J‖ of the softmax", fontsize="medium")
 ax2.legend(frameon=False, fontsize="small", loc="lower left")
