@@ -165,8 +165,8 @@ Markdown(
     f"""**Which statistic, and why.** "Extremely small gradients" is true of the typical draw,
 and the claim says so. At $d_k = {d[last]:g}$ the median of the ratio
 $\\lVert J \\rVert$ unscaled / scaled is {med.estimate:.1e} (98% interval {med.low:.1e} to
-{med.high:.1e}), but the ratio of the *means* is only
-{mean_u.estimate / mean_s.estimate:.2f}: most draws are saturated, and a few, where two keys
+{med.high:.1e}), while the *means* differ only by a factor of
+{mean_s.estimate / mean_u.estimate:.1f}: most draws are saturated, and a few, where two keys
 nearly tie, pass back a lot and carry the mean. Toward $q$ itself the picture turns: the
 gradient reaching $q$ (for a random unit gradient at the weights) is $c\\,K^\\top J g$, and the
 scale multiplies it by $c = 1/\\sqrt{{d_k}}$. Its mean norm is {g_u.mean():.3f} unscaled against
@@ -359,17 +359,16 @@ Markdown(exp.conventions_markdown(log.entries("attention_scaling")))
 # parametrisation, μP, does (Yang and Hu, *Tensor Programs IV*, 2021; Yang et al., *Tensor
 # Programs V*, 2022): it prescribes how each layer's initialisation, multiplier and learning rate
 # scale with width, so that every layer keeps learning as the model grows and the best
-# hyperparameters found on a narrow model carry over to a wide one. Tensor Programs IV writes
-# down the freedom this page measured, for every layer of a network trained by SGD: a constant
-# multiplier can be traded for the initialisation's scale and the learning rate without
-# changing training. For attention, when $d_k$ grows with the width, μP scales the scores by
-# $1/d_k$, not $1/\sqrt{d_k}$. Its argument is about training, not initialisation: once
-# training has made $q$ and $k$ correlated, $q \cdot k$ grows like $d_k$ (a law of large
-# numbers) rather than like $\sqrt{d_k}$ (the central limit theorem of footnote 4, which holds
-# for independent $q$ and $k$). At initialisation $1/d_k$ makes the weights nearly uniform, and
-# the μP authors suggest starting $W_q$ at zero anyway. So μP does not say the division is wrong;
-# it says the factor belongs to a whole scheme of scales, of which this page has tested one
-# piece.
+# hyperparameters found on a narrow model carry over to a wide one. Tensor Programs IV notes the
+# freedom this page measured, in its own terms (powers of the width) and for networks trained by
+# SGD: a layer's multiplier can be traded for its initialisation's scale and its learning rate
+# without changing training. For attention, when $d_k$ grows with the width, μP scales the scores
+# by $1/d_k$, not $1/\sqrt{d_k}$. Its argument is about training, not initialisation: once
+# training has made $q$ and $k$ correlated, $q \cdot k$ grows like $d_k$ (a law of large numbers)
+# rather than like $\sqrt{d_k}$ (the central limit theorem of footnote 4, which holds for
+# independent $q$ and $k$). At initialisation $1/d_k$ makes the weights nearly uniform, and the μP
+# authors suggest starting $W_q$ at zero anyway. So μP does not say the division is wrong; it says
+# the factor belongs to a whole scheme of scales, of which this page has tested one piece.
 #
 # ## The claims, together
 #
