@@ -1,22 +1,35 @@
-"""``make claims``: every claim of the site under every BLAS kernel this CPU can execute.
+"""``make claims``: every experiment's claims under every BLAS kernel this CPU runs, and the
+full sweeps once, recorded in the experiment log.
 
 Floating-point results differ between CPUs because NumPy's bundled OpenBLAS picks a kernel for
 the processor at start-up, and each kernel rounds matrix products differently. This is a
 developer's check, run before finishing a change to an experiment or a page (not in CI, which
-must leave ``OPENBLAS_CORETYPE`` alone): for each distinct kernel, and once more on the native
-kernel with one thread, it runs
+must leave ``OPENBLAS_CORETYPE`` alone). It runs:
 
-1. both Reproduce experiments, printing each claim's statistic;
-2. every page's examples (Sybil, ``pytest docs``);
-3. a cold strict build of the site (fresh caches), which runs the notebooks again.
+1. each experiment's page setup, ``claims(run(PAGE))``, under every distinct kernel and once
+   more on the native kernel with one thread, printing each claim's evidence per kernel;
+2. each experiment's full sweeps, ``claims(run(FULL))``, once, on the native kernel, and
+   records them in the experiment log (`paperlens.experiments.log`) with this command and the
+   commit it ran at;
+3. every page's examples (Sybil, ``pytest docs``) and a cold strict build of the site, under
+   every kernel (skip them with ``--skip-pages`` and ``--skip-site``).
+
+The contract an experiment module keeps to take part (``/work/briefs/experiments.md``):
+``PAGE``, ``run(setup, *, perturbation=None)`` and ``claims(result) -> list[Claim]``; for the
+full sweeps also ``FULL``, and ``record(result, *, command, note) -> dict`` to write its own log
+entry (without ``record`` the entry is generic: the claims, ``FULL``'s fields as the config and
+its ``seeds``). ``--record-page`` records the page setup's run too: the first time, that is the
+design's confirmation (run it once, after committing the design); later runs are reruns, which
+the log's audit tells apart.
 
 Kernels are found by trying names in a subprocess and reading the ``Core:`` line that
 ``OPENBLAS_VERBOSE=2`` prints: an unknown name falls back to the native kernel silently, and
 several names share a kernel. A kernel the CPU cannot execute dies with SIGILL and is skipped.
-Figures and printed digits may differ between kernels; claims may not. The table at the end
-gives each claim's evidence per configuration.
+Figures and printed digits may differ between kernels; claims may not.
 
-Usage: ``python tools/claims.py [--jobs N] [--skip-site] [--skip-pages]``.
+Usage: ``python tools/claims.py [--jobs N] [--experiments NAME ...] [--skip-full]
+[--no-record] [--record-page] [--skip-site] [--skip-pages]``. The machine is shared: run it
+with ``nice``, and ``--jobs 1`` when it is busy.
 """
 
 from __future__ import annotations
@@ -25,6 +38,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -40,13 +54,41 @@ NAMES = [
     "Prescott", "Core2", "Nehalem", "Sandybridge", "Haswell", "Zen", "SkylakeX", "Cooperlake",
     "SapphireRapids",
 ]  # fmt: skip
-CLAIMS_SCRIPT = """
-import json
-from paperlens.experiments import attention_scaling, residual_depth
+EXPERIMENTS = ["attention_scaling", "residual_depth"]
+"""The modules of `paperlens.experiments` that make the Reproduce pages' claims."""
+
+# Runs in a subprocess: sys.argv[1] is "page" or "full", the rest are experiment names; argv
+# after "--" is the command and note to record, or nothing.
+SCRIPT = """
+import importlib, json, sys, time
+part, rest = sys.argv[1], sys.argv[2:]
+cut = rest.index("--") if "--" in rest else len(rest)
+names, record = rest[:cut], rest[cut + 1 :]
 out = []
-for module in (attention_scaling, residual_depth):
-    for claim in module.claims(module.run(module.PAGE)):
-        out.append(dict(experiment=module.__name__.rsplit(".", 1)[1], **claim._asdict()))
+for name in names:
+    module = importlib.import_module(f"paperlens.experiments.{name}")
+    setup = getattr(module, part.upper(), None)
+    if setup is None:
+        continue
+    start = time.perf_counter()
+    result = module.run(setup)
+    seconds = time.perf_counter() - start
+    claims = module.claims(result)
+    if record:
+        command, note = record
+        if hasattr(module, "record"):
+            module.record(result, command=command, note=note)
+        else:
+            from paperlens.experiments import log
+            log.record(
+                name, design=getattr(getattr(module, "DESIGN", None), "name", part),
+                purpose="confirmation", status="adopted",
+                config=setup._asdict() if hasattr(setup, "_asdict") else {"setup": repr(setup)},
+                seeds=list(getattr(setup, "seeds", [])), command=command,
+                outcome={f"claim {i}": str(c) for i, c in enumerate(claims, 1)}, note=note,
+            )
+    for claim in claims:
+        out.append(dict(experiment=name, seconds=seconds, **claim._asdict()))
 print("CLAIMS" + json.dumps(out))
 """
 
@@ -92,13 +134,18 @@ def kernels() -> tuple[list[Config], list[str]]:
     configs = [
         Config(f"{core} ({name})", _env(OPENBLAS_CORETYPE=name)) for core, name in seen.items()
     ]
+    configs.append(Config(f"{native_kernel()}, 1 thread", _env(OPENBLAS_NUM_THREADS="1")))
+    return configs, notes
+
+
+def native_kernel() -> str:
+    """The kernel OpenBLAS picks for this CPU when left alone."""
+    probe = "import numpy; a = numpy.ones((64, 64)); a @ a"
     native = subprocess.run(
         [PYTHON, "-c", probe], env=_env(OPENBLAS_VERBOSE="2"), capture_output=True, text=True
     )
     core = re.search(r"Core: (\w+)", native.stdout + native.stderr)
-    name = core.group(1) if core else "native"
-    configs.append(Config(f"{name}, 1 thread", _env(OPENBLAS_NUM_THREADS="1")))
-    return configs, notes
+    return core.group(1) if core else "native"
 
 
 def _run(args: list[str], env: dict[str, str], **kwargs: object) -> tuple[int, str, float]:
@@ -107,11 +154,21 @@ def _run(args: list[str], env: dict[str, str], **kwargs: object) -> tuple[int, s
     return proc.returncode, proc.stdout + proc.stderr, time.perf_counter() - start
 
 
-def check(config: Config, *, pages: bool, site: bool) -> Config:
-    code, out, seconds = _run([PYTHON, "-c", CLAIMS_SCRIPT], config.env)
+def _claims(part: str, experiments: list[str], env: dict[str, str], record: list[str]) -> object:
+    """The experiments' claims at PAGE or FULL, as a list of dicts, or the error's last lines."""
+    args = [PYTHON, "-c", SCRIPT, part, *experiments, *(["--", *record] if record else [])]
+    code, out, _ = _run(args, env)
     found = [line for line in out.splitlines() if line.startswith("CLAIMS")]
-    config.results["claims"] = json.loads(found[0][6:]) if code == 0 and found else out[-2000:]
-    config.results["claims time"] = seconds
+    return json.loads(found[0][6:]) if code == 0 and found else out[-3000:]
+
+
+def check(
+    config: Config, experiments: list[str], *, pages: bool, site: bool, record: list[str]
+) -> Config:
+    """Run the page claims (and pages, site) under one configuration."""
+    start = time.perf_counter()
+    config.results["claims"] = _claims("page", experiments, config.env, record)
+    config.results["claims time"] = time.perf_counter() - start
     if pages:
         code, out, seconds = _run(
             [PYTHON, "-m", "pytest", "docs", "-q", "-p", "no:randomly"], config.env
@@ -125,7 +182,7 @@ def check(config: Config, *, pages: bool, site: bool) -> Config:
             code, out, seconds = _run(build, env)
         errors = [line for line in out.splitlines() if "ERROR" in line or "Error" in line]
         config.results["site"] = (code == 0, errors[:3], seconds)
-    print(f"  done: {config.name}", flush=True)
+    print(f"  done: {config.name} ({time.perf_counter() - start:.0f} s)", flush=True)
     return config
 
 
@@ -136,23 +193,37 @@ def _short(claim: dict[str, object]) -> str:
     return ("ok " if claim["holds"] else "FAIL ") + text
 
 
+def _labels(claims: list[dict[str, object]]) -> list[str]:
+    """``experiment i: statement``, numbered within each experiment."""
+    labels, count = [], {}  # type: ignore[var-annotated]
+    for claim in claims:
+        name = str(claim["experiment"])
+        count[name] = count.get(name, 0) + 1
+        labels.append(f"{name} {count[name]}: {str(claim['statement'])[:48]}")
+    return labels
+
+
 def table(configs: list[Config]) -> tuple[str, bool]:
+    """One row per claim (and for pages and site), one column per configuration."""
     rows: list[list[str]] = [["claim", *[c.name for c in configs]]]
     ok = True
-    first = configs[0].results["claims"]
+    first = next(
+        (c.results["claims"] for c in configs if isinstance(c.results["claims"], list)), None
+    )
     if isinstance(first, list):
-        for i, claim in enumerate(first):
-            label = f"{claim['experiment']} {i % 5 + 1}: {str(claim['statement'])[:48]}"
+        for i, label in enumerate(_labels(first)):
             row = [label]
             for c in configs:
                 cs = c.results["claims"]
-                if isinstance(cs, list):
+                if isinstance(cs, list) and i < len(cs):
                     row.append(_short(cs[i]))
                     ok &= bool(cs[i]["holds"])
                 else:
                     row.append("ERROR")
                     ok = False
             rows.append(row)
+    else:
+        ok = False
     for key in ("pages", "site"):
         if key in configs[0].results:
             row = ["page examples (pytest docs)" if key == "pages" else "cold make site (strict)"]
@@ -170,28 +241,71 @@ def table(configs: list[Config]) -> tuple[str, bool]:
     return "\n".join(lines), ok
 
 
+def _commit() -> str:
+    """The commit the run is at, and whether the library had uncommitted changes."""
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "src"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    return f"commit {head}" + (" with uncommitted changes in src/" if dirty else "")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, default=2, help="configurations checked at once")
+    parser.add_argument(
+        "--experiments", nargs="+", default=EXPERIMENTS, choices=EXPERIMENTS, metavar="NAME",
+        help=f"which experiments (default: all of {', '.join(EXPERIMENTS)})",
+    )  # fmt: skip
+    parser.add_argument("--skip-full", action="store_true", help="do not run the full sweeps")
+    parser.add_argument(
+        "--no-record", action="store_true", help="run the full sweeps without recording them"
+    )
+    parser.add_argument(
+        "--record-page", action="store_true",
+        help="record the page setup's run on the native kernel too (a design's confirmation)",
+    )  # fmt: skip
     parser.add_argument("--skip-pages", action="store_true", help="do not run pytest docs")
     parser.add_argument("--skip-site", action="store_true", help="do not build the site")
     args = parser.parse_args()
     start = time.perf_counter()
+    command = "python tools/claims.py " + shlex.join(sys.argv[1:])
+    note = f"make claims, {_commit()}, native kernel {native_kernel()}"
     configs, notes = kernels()
     print("kernels:", ", ".join(c.name for c in configs))
-    for note in notes:
-        print("  " + note)
+    for line in notes:
+        print("  " + line)
+    jobs = []
     with ThreadPoolExecutor(args.jobs) as pool:
+        if not args.skip_full:  # the longest job first
+            record = [] if args.no_record else [command, note]
+            jobs.append(pool.submit(_claims, "full", args.experiments, _env(), record))
         done = list(
             pool.map(
-                lambda c: check(c, pages=not args.skip_pages, site=not args.skip_site), configs
+                lambda c: check(
+                    c, args.experiments, pages=not args.skip_pages, site=not args.skip_site,
+                    record=[command, note] if args.record_page and c is configs[-1] else [],
+                ),
+                configs,
             )
-        )
+        )  # fmt: skip
+        full = jobs[0].result() if jobs else None
     text, ok = table(done)
     print(text)
     for c in done:
         if not isinstance(c.results["claims"], list):
             print(f"\n{c.name}: the experiments failed:\n{c.results['claims']}")
+    if full is not None:
+        print(f"\nfull sweeps ({'not recorded' if args.no_record else 'recorded in the log'}):")
+        if isinstance(full, list):
+            for label, claim in zip(_labels(full), full, strict=True):
+                print(f"  {_short(claim)}  {label}  ({claim['seconds']:.0f} s for the sweep)")
+                ok &= bool(claim["holds"])
+        else:
+            print(full)
+            ok = False
     print(f"\nmake claims: {'every claim holds' if ok else 'SOME CLAIM FAILS'} under "
           f"{len(done)} configurations, in {time.perf_counter() - start:.0f} s")  # fmt: skip
     return 0 if ok else 1

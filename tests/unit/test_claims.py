@@ -327,9 +327,24 @@ def test_the_audit_counts_every_confirmation_whatever_its_status(tmp_path):
         _entry(tmp_path, f"v{k}", "confirmation", status, range(100 * k, 100 * k + 12))
     log = xlog.entries("demo", folder=tmp_path)
     (problem,) = xlog.audit(log)
-    assert problem.startswith("5 confirmation runs where the page discloses 1: v0 (abandoned)")
+    assert problem.startswith("5 designs confirmed where the page discloses 1: v0 (abandoned)")
     assert xlog.audit(log, confirmations=5) == []
-    assert xlog.audit([]) == ["0 confirmation runs where the page discloses 1: none"]
+    assert xlog.audit([]) == ["0 designs confirmed where the page discloses 1: none"]
+
+
+def test_a_rerun_of_a_confirmation_is_not_a_reuse_of_its_seeds(tmp_path):
+    _entry(tmp_path, "v1", "exploration", "abandoned", range(12))
+    _entry(tmp_path, "v2", "confirmation", "adopted", range(100, 112))
+    _entry(tmp_path, "v2", "confirmation", "adopted", range(100, 112))  # make claims, again
+    _entry(tmp_path, "v2", "confirmation", "adopted", range(200, 232))  # its full sweeps
+    assert xlog.audit(xlog.entries("demo", folder=tmp_path)) == []
+    changed = xlog.record(
+        "demo", design="v2", purpose="confirmation", status="adopted", config={"lr": 0.25},
+        seeds=range(100, 112), command="pytest", outcome={}, folder=tmp_path,
+    )  # fmt: skip
+    assert changed["config"] != {"lr": 0.5}
+    problems = xlog.audit(xlog.entries("demo", folder=tmp_path))
+    assert len(problems) == 1 and "entry 5 (v2) confirms on seeds already used: 100" in problems[0]
 
 
 def test_a_damaged_log_is_reported_by_line(tmp_path):

@@ -16,9 +16,12 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pytest
 
+import paperlens as pl
 from paperlens.experiments import attention_scaling as att
 from paperlens.experiments import claims as cl
+from paperlens.experiments import log as xlog
 from paperlens.experiments import residual_depth as res
+from paperlens.experiments.attention_training import Hyper, _loss_and_grads, train
 
 EXPERIMENTS = ["attention_scaling", "residual_depth"]
 PERTURBATIONS = [1, 2]  # seeds of cl.Perturbation; the page itself runs unperturbed
@@ -45,7 +48,7 @@ def test_every_claim_holds_with_the_starting_values_changed_in_the_last_bits(
     perturbed_claims, name, seed
 ):
     claims = perturbed_claims[name, seed]
-    assert len(claims) == 5
+    assert claims
     failed = [str(c) for c in claims if not c.holds]
     assert not failed, "\n".join(failed)
 
@@ -56,13 +59,12 @@ SMALL_RES = res.Setup(
     shallow=2, deep=6,
 )  # fmt: skip
 SMALL_ATT = att.Setup(
-    d_ks=(1, 64), trials=100, d_k=16, steps=5, tune_seeds=(100, 101), seeds=tuple(range(8)),
-    arms=(
-        att.Arm("scaled", True, (1e-3, 1.0, 1e5)),
-        att.Arm("unscaled", False, (1e-3, 1.0, 1e5)),
-        att.Arm("unscaled, small init", False, (1e-3, 1.0, 1e5), init_scale=0.5),
-    ),
+    cross_d_ks=(5, 6, 7, 8, 16, 20, 24), cross_trials=2000, wide_d_ks=(1, 64), wide_trials=50,
+    init_seed=11, trainings=(("mse", 4), ("mse", 64), ("ce", 64)), steps=5,
+    exponents=((-30.0, 0.0, 30.0), (-30.0, 0.0, 30.0)), tune_seeds=(100, 101),
+    seeds=tuple(range(8)), exact_seeds=2,
 )  # fmt: skip
+"""The page's code paths in a second: few draws, five steps, a grid whose middle always wins."""
 
 
 def test_a_perturbation_reaches_the_training_and_moves_it_only_slightly():
@@ -89,29 +91,147 @@ def test_the_residual_claims_fail_when_the_arms_are_swapped():
 def test_attention_claims_are_computed_from_the_run_they_describe():
     result = att.run(SMALL_ATT)
     claims = att.claims(result)
-    assert [c.n for c in claims] == [100, 100, 100, 8, 8]  # mean_above needs 100 draws
-    # At d_k = 1 the scale is 1: both arms see the same scores.
-    np.testing.assert_array_equal(
-        result.init.max_weight_unscaled[0], result.init.max_weight_scaled[0]
+    assert [c.n for c in claims] == [2000, 2000, 8, 8, 8, 2, 2]
+    assert set(result.trained) == {"mse d_k=4", "mse d_k=64", "ce d_k=64"}
+    t = result.trained["mse d_k=64"]
+    assert t.chosen == (1, 1) and t.curves.shape == (2, 8, 6)
+    np.testing.assert_allclose(t.rates[1], t.rates[0] / 8)  # the unscaled grid over sqrt(d_k)
+    # The crossings' evidence is the data's: swap the arms and claim 1 no longer holds.
+    swapped = result._replace(
+        cross=result.cross._replace(max_weight_unscaled=result.cross.max_weight_scaled)
     )
-    assert set(result.lr) == {"scaled", "unscaled", "unscaled, small init"}
+    assert not att.claims(swapped)[0].holds
+
+
+def test_a_crossing_claim_fails_where_the_prediction_is_wrong():
+    d = np.array([1.0, 2.0, 4.0, 8.0])
+    mean, se = np.array([0.2, 0.4, 0.6, 0.8]), np.full(4, 0.01)
+    right = att._crossing_claim(d, mean, se, 0.5, (2, 4), "between 2 and 4", 100, "mean")
+    wrong = att._crossing_claim(d, mean, se, 0.5, (4, 8), "between 4 and 8", 100, "mean")
+    noisy = att._crossing_claim(d, mean, np.full(4, 0.1), 0.5, (2, 4), "noisy", 100, "mean")
+    assert right.holds and not wrong.holds and not noisy.holds
+    assert "crossing at d_k = 3" in right.effect  # halfway from 0.4 to 0.6, between 2 and 4
+    interval = att.crossing_interval(d, mean, se, 0.5)
+    assert interval.low < 3 < interval.high < 3.5
+    never = att.crossing(d, mean * 0.1, 0.5)
+    assert np.isnan(never)
+
+
+def test_the_reparametrisation_is_exact_when_d_k_to_the_quarter_is_a_power_of_two():
+    exact = att.exact_reparametrisation(16, [0, 1], steps=20)
+    for scaled, unscaled in exact.values():
+        np.testing.assert_array_equal(scaled, unscaled)
+    # At d_k = 64, a = 64^(-1/4) is not a power of two: the runs agree to rounding only.
+    near = att.exact_reparametrisation(64, [0, 1], steps=20)
+    for scaled, unscaled in near.values():
+        assert not np.array_equal(scaled, unscaled)
+        np.testing.assert_allclose(scaled, unscaled, rtol=1e-9)
+
+
+def test_a_shared_learning_rate_breaks_the_reparametrisation_under_adam():
+    a = 16**-0.25
+    exact = Hyper(scale=1.0, init=a, lr=0.01 * a, lr_vo=0.01, eps=1e-8 / a)
+    scaled = Hyper(scale=a * a, lr=0.01, lr_vo=0.01)
+    runs = train(
+        [scaled, exact, exact._replace(lr=0.01)], [0], d_k=16, steps=10, optimiser="adam",
+        values=True,
+    )  # fmt: skip
+    np.testing.assert_array_equal(runs[0], runs[1])
+    assert not np.allclose(runs[0], runs[2], rtol=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("loss", "values"), [("mse", False), ("ce", False), ("mse", True)]
+)  # fmt: skip
+def test_the_training_gradients_match_finite_differences(loss, values):
+    rng = np.random.default_rng(3)
+    X_q, X_k = rng.normal(size=(1, 5, 4)), rng.normal(size=(1, 3, 4))
+    target = np.eye(3)[rng.integers(3, size=5)][None]  # (1, 5, 3)
+    if values:
+        target = target @ X_k  # the clean key
+    shapes = [(1, 4, 6), (1, 4, 6)] + ([(1, 4, 2), (1, 2, 4)] if values else [])
+    params = [rng.normal(size=s) for s in shapes]
+    c = np.full((1, 1, 1), 0.7)
+    _, grads = _loss_and_grads(params, X_q, X_k, target, c, loss)
+    for i, p in enumerate(params):
+
+        def f(x, i=i):
+            trial = [x if j == i else q for j, q in enumerate(params)]
+            return _loss_and_grads(trial, X_q, X_k, target, c, loss)[0].sum()
+
+        np.testing.assert_allclose(grads[i], pl.numerical_gradient(f, p), rtol=1e-5, atol=1e-8)
+
+
+def test_training_by_adam_is_paperlens_adam_step():
+    rates = [Hyper(scale=0.25, lr=0.05, lr_vo=0.05)]
+    loss = train(rates, [4], d_k=16, steps=3, optimiser="adam", values=True)[0, 0]
+    # The same three steps by hand, with the library's optimiser.
+    from paperlens.experiments.attention_training import _start
+
+    task, weights = _start([4], 8, 32, 16, 16, 16, 0.5, True, None)
+    target = task.target @ task.X_k
+    state, by_hand = pl.adam_init(weights), []
+    for _ in range(4):
+        value, grads = _loss_and_grads(
+            weights, task.X_q, task.X_k, target, np.full((1, 1, 1), 0.25), "mse"
+        )
+        by_hand.append(float(value[0]))
+        weights, state = pl.adam_step(weights, grads, state, lr=0.05)
+    np.testing.assert_allclose(loss, by_hand, rtol=1e-12)
 
 
 def test_a_rate_at_the_edge_of_its_grid_stops_the_run():
-    edge = SMALL_ATT._replace(arms=(att.Arm("scaled", True, (1e-6, 1e-5)),) * 3)
+    edge = SMALL_ATT._replace(exponents=((-30.0, -29.0), (-30.0, -29.0)))
     with pytest.raises(RuntimeError, match="edge"):
         att.run(edge)
 
 
-def test_same_seed_same_task_and_start_in_every_arm():
-    a = att.train_matching(d_k=16, scaled=True, lrs=[1.0], seeds=[7], steps=0).loss
-    b = att.train_matching(d_k=16, scaled=True, lrs=[1.0, 2.0], seeds=[7], steps=0).loss
-    np.testing.assert_array_equal(a[0], b[1])
+def test_same_seed_same_task_and_start_in_every_setting():
+    one = train([Hyper(scale=1.0, lr=1.0)], [7], d_k=16, steps=0)
+    two = train([Hyper(scale=1.0, lr=2.0), Hyper(scale=1.0, lr=1.0)], [7], d_k=16, steps=0)
+    np.testing.assert_array_equal(one[0], two[1])
+    np.testing.assert_array_equal(two[0], two[1])
 
 
-def test_best_lr_treats_diverged_runs_as_worst():
-    loss = np.array([[[1.0, np.nan]], [[1.0, 0.5]]])
-    assert att.best_lr_index(loss) == 1
+def test_the_rate_chosen_works_on_every_tuning_seed():
+    final = np.array([[0.3, 0.3, 0.3], [0.1, 0.1, 0.2], [0.01, 0.01, np.nan]])
+    assert att.choose(final) == 1 and att.choose(final, by="median") == 2
+    curves = np.array([[[1.0, np.nan], [1.0, 1e-30], [1.0, 0.0]]])  # diverged, tiny, zero
+    t = att.Trained(("a", "b"), np.ones((2, 1)), np.ones((2, 1, 1)), (0, 0), curves)
+    assert t.log_final().tolist() == [[att.DIVERGED, -30.0, pytest.approx(-307.65, abs=0.01)]]
+
+
+def test_the_fast_jacobian_norm_is_the_librarys_even_when_saturated():
+    rng = np.random.default_rng(5)
+    for spread in (0.1, 3.0, 40.0, 400.0):
+        s = rng.normal(size=(50, 16)) * spread
+        np.testing.assert_allclose(
+            att.jacobian_norm(pl.softmax(s)), pl.softmax_gradient_norm(s), rtol=1e-12
+        )
+
+
+def test_the_claims_list_is_markdown_with_math_and_the_evidence():
+    claim = cl.Claim("a | b at d_k = 4", "a test", 3, "p = 0.1", False, "shift 1")
+    lines = att.claims_markdown([claim], start=7).splitlines()
+    assert lines[0] == "7. **FAILS:** a \\| b at $d_k$ = 4.  "
+    assert lines[1] == "   *a test, n = 3: p = 0.1; shift 1.*"
+
+
+@pytest.mark.parametrize("name", EXPERIMENTS)
+def test_the_experiment_log_keeps_its_rule(name):
+    entries = xlog.entries(name)
+    assert xlog.audit(entries) == []
+
+
+def test_the_logged_tables_read_the_log():
+    entries = xlog.entries("attention_scaling")
+    listed = att.log_markdown(entries)
+    assert all(f"`{e['design']}`" in listed for e in entries)
+    assert listed.startswith("1. `v0-today`: exploration, abandoned,")
+    rerun = att.log_markdown([*entries, entries[-1], entries[-1]])
+    assert rerun.count("\n") == listed.count("\n")
+    assert f"`{entries[-1]['design']}` (rerun 3×):" in rerun.splitlines()[-1]
+    assert "How many seeds" in att.design_markdown(entries)
 
 
 def test_paired_greater_decides_by_the_pairs():

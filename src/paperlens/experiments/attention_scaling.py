@@ -1,58 +1,78 @@
 r"""Does $1/\sqrt{d_k}$ matter? *Attention Is All You Need* (Vaswani et al., 2017), §3.2.1.
 
-"We suspect that for large values of $d_k$, the dot products grow large in magnitude, pushing
-the softmax function into regions where it has extremely small gradients. To counteract this
-effect, we scale the dot products by $1/\sqrt{d_k}$."
+"While for small values of $d_k$ the two mechanisms perform similarly, additive attention
+outperforms dot product attention without scaling for larger values of $d_k$ [3]. We suspect
+that for large values of $d_k$, the dot products grow large in magnitude, pushing the softmax
+function into regions where it has extremely small gradients⁴. To counteract this effect, we
+scale the dot products by $\frac{1}{\sqrt{d_k}}$." Footnote 4: "To illustrate why the dot
+products get large, assume that the components of q and k are independent random variables with
+mean 0 and variance 1. Then their dot product, $q \cdot k = \sum_{i=1}^{d_k} q_i k_i$, has mean 0
+and variance $d_k$."
 
-Two experiments:
+Three experiments, decided by the claims of `DESIGN`:
 
-- `scaling_at_init`: for random q and K with unit-variance components (footnote 4), how
-  peaked are the weights (their maximum) and how much gradient the softmax passes back (the
-  Frobenius norm of its Jacobian), with and without the scale, as $d_k$ grows.
-- `train_matching`: a single attention layer with learned projections $W_q, W_k$ learns
-  to find, among $n_k$ stored keys, the one a noisy query was copied from; trained by full-batch
-  gradient descent with `paperlens.attention_backward`, with and without the scale.
+- `scaling_at_init`: for random q and K as in footnote 4, how peaked the weights are and how
+  much gradient the softmax passes back, with and without the scale, as $d_k$ grows; `crossing`
+  finds where the unscaled softmax turns from nearer uniform to nearer one-hot.
+- Training (:mod:`paperlens.experiments.attention_training`): one attention layer learns to find
+  the key a noisy query was copied from, at a small and a large $d_k$, each version at the
+  learning rate its tuning seeds chose from a grid a factor 2 apart.
+- The reparametrisation: with $U = aW$ for $W_q, W_k$ and $a^2 = 1/\sqrt{d_k}$, the unscaled
+  scores of $U$ are the scaled scores of $W$, and $\nabla_U = \nabla_W / a$. So the scaled layer
+  trained by gradient descent at rate $\eta$ *is* the unscaled layer started $a$ times smaller and
+  trained at $\eta a^2 = \eta/\sqrt{d_k}$; under Adam, at $\eta a$ with $\epsilon / a$. Where
+  $a$ is a power of two ($d_k$ = 16, 256) the two are equal bit for bit (`exact_reparametrisation`).
+  The full sweeps (`FULL`) measure which of Adam's conventions break it.
 
-`run` does both at the page's setup (`PAGE`), and `claims` turns the result into the page's
-claims, each a statistical statement (:mod:`paperlens.experiments.claims`).
+`run` does them at a setup (`PAGE`, the page's, or `FULL`), `claims` decides the claims.
 """
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
+from scipy import stats
 
-from paperlens import _kernels
-from paperlens._checks import FloatArray, require_real_scalar, require_size
-from paperlens.attention import attention
+from paperlens._checks import FloatArray, require_size
+from paperlens._kernels import softmax_, softmax_backward
+from paperlens.experiments import log
+from paperlens.experiments.attention_training import Hyper, Loss, train
 from paperlens.experiments.claims import (
+    ALPHA,
     Claim,
+    Interval,
     Perturbation,
-    mean_above,
-    mean_below,
+    hodges_lehmann,
+    paired_equivalent,
     paired_greater,
     perturb,
 )
-from paperlens.losses import mse_loss, mse_loss_backward
-from paperlens.softmax import softmax_gradient_norm
+
+# --- At initialisation -------------------------------------------------------------------------
 
 
 class InitStats(NamedTuple):
-    """What `scaling_at_init` returns: per-trial numbers, shape ``(len(d_ks), trials)``."""
+    """What `scaling_at_init` returns: per-draw numbers, shape ``(len(d_ks), trials)``."""
 
     d_k: FloatArray
     """The dimensions tried, shape ``(m,)``."""
     max_weight_unscaled: FloatArray
-    """Largest attention weight of softmax(q K^T), shape ``(m, trials)``."""
+    """Largest attention weight of softmax(q K^T)."""
     max_weight_scaled: FloatArray
-    """Largest attention weight of softmax(q K^T / sqrt(d_k)), shape ``(m, trials)``."""
-    grad_norm_unscaled: FloatArray
-    """Frobenius norm of the softmax Jacobian at q K^T, shape ``(m, trials)``."""
-    grad_norm_scaled: FloatArray
-    """Frobenius norm of the softmax Jacobian at q K^T / sqrt(d_k), shape ``(m, trials)``."""
+    """Largest attention weight of softmax(q K^T / sqrt(d_k))."""
+    jacobian_unscaled: FloatArray
+    """Frobenius norm of the softmax Jacobian at q K^T: how much it passes back to the scores."""
+    jacobian_scaled: FloatArray
+    """Frobenius norm of the softmax Jacobian at q K^T / sqrt(d_k)."""
+    grad_q_unscaled: FloatArray
+    """Norm of the gradient reaching q from a random unit gradient at the weights, unscaled."""
+    grad_q_scaled: FloatArray
+    """The same with the scale, which multiplies this gradient by 1/sqrt(d_k)."""
 
 
 def scaling_at_init(
@@ -63,10 +83,11 @@ def scaling_at_init(
     rng: np.random.Generator,
     perturbation: Perturbation | None = None,
 ) -> InitStats:
-    r"""Peakedness and gradient of the attention softmax at random q, K, for each $d_k$.
+    r"""Peakedness and gradients of the attention softmax at random q, K, for each $d_k$.
 
-    For each $d_k$ and trial, one query $q \sim N(0, I_{d_k})$ and $n_k$ keys $k_j \sim N(0,
-    I_{d_k})$; the scores are $q \cdot k_j$ (unscaled) or $q \cdot k_j / \sqrt{d_k}$ (scaled).
+    For each $d_k$ and trial: one query $q \sim N(0, I_{d_k})$, $n_k$ keys $k_j \sim N(0,
+    I_{d_k})$ and a direction $g$, uniform on the unit sphere, for the gradient arriving at the
+    weights. The scores are $c\, q \cdot k_j$ with $c = 1$ (unscaled) or $1/\sqrt{d_k}$ (scaled).
 
     Args:
         d_ks: the dimensions $d_k$ to try, each ≥ 1.
@@ -90,248 +111,451 @@ def scaling_at_init(
     n_k = require_size(n_k, "n_k")
     trials = require_size(trials, "trials")
     d = np.array([require_size(d_k, "d_k") for d_k in d_ks], dtype=float)  # (m,)
-    out = np.empty((4, len(d), trials))  # (statistic, m, trials)
-    V = np.eye(n_k)  # (n_k, n_k): the output is the weights themselves
+    out = np.empty((6, len(d), trials))  # (statistic, m, trials)
     for i, d_k in enumerate(d_ks):
-        q: FloatArray = rng.standard_normal((trials, 1, d_k))  # (trials, n_q=1, d_k)
-        K: FloatArray = rng.standard_normal((trials, n_k, d_k))  # (trials, n_k, d_k)
-        if perturbation is not None:  # a fresh perturbation for each d_k
-            q, K = perturb([q, K], perturbation._replace(seed=perturbation.seed + i))
-        for j, scale in enumerate((1.0, 1 / math.sqrt(d_k))):
-            weights = attention(q, K, V, scale=scale).weights[:, 0]  # (trials, n_k)
-            scores = scale * (q @ K.swapaxes(-1, -2))[:, 0]  # (trials, 1, n_k) -> (trials, n_k)
-            out[j, i] = weights.max(axis=-1)  # (trials,)
-            out[2 + j, i] = softmax_gradient_norm(scores)  # (trials,)
+        chunk = max(1, 2**22 // (n_k * d_k))  # draws at a time: K stays under 32 MB
+        for start in range(0, trials, chunk):
+            T = min(chunk, trials - start)
+            q: FloatArray = rng.standard_normal((T, 1, d_k))  # (T, n_q=1, d_k)
+            K: FloatArray = rng.standard_normal((T, n_k, d_k))  # (T, n_k, d_k)
+            g = rng.standard_normal((T, 1, n_k))  # (T, 1, n_k)
+            g /= np.linalg.norm(g, axis=-1, keepdims=True)  # a random unit gradient
+            if perturbation is not None:  # a fresh perturbation for each d_k and chunk
+                seed = perturbation.seed + 1000 * i + start
+                q, K = perturb([q, K], perturbation._replace(seed=seed))
+            dots = (q @ K.swapaxes(-1, -2))[:, 0]  # (T, 1, d_k) x (T, d_k, n_k) -> (T, n_k)
+            for j, c in enumerate((1.0, 1 / math.sqrt(d_k))):
+                w = softmax_(c * dots)  # (T, n_k)
+                dS = softmax_backward(w, g[:, 0])  # (T, n_k): J g, J symmetric
+                dq = c * (dS[:, None] @ K)[:, 0]  # (T, 1, n_k) x (T, n_k, d_k) -> (T, d_k)
+                out[j, i, start : start + T] = w.max(axis=-1)
+                out[2 + j, i, start : start + T] = jacobian_norm(w)
+                out[4 + j, i, start : start + T] = np.linalg.norm(dq, axis=-1)
     return InitStats(d, *out)
 
 
-class MatchingTask(NamedTuple):
-    """Find the stored key a noisy query was copied from (`matching_task`)."""
+def jacobian_norm(w: FloatArray) -> FloatArray:
+    r"""$\lVert J \rVert_F$, the softmax Jacobian $J = \mathrm{diag}(w) - w w^\top$'s norm, from w.
 
-    X_k: FloatArray
-    """The stored keys, shape ``(..., n_k, d_model)``."""
-    X_q: FloatArray
-    """The queries, shape ``(..., n, d_model)``."""
-    target: FloatArray
-    """One-hot index of each query's key, shape ``(..., n, n_k)``."""
-
-
-def matching_task(
-    n_k: int, n: int, d_model: int, *, noise: float, rng: np.random.Generator
-) -> MatchingTask:
-    r"""$n_k$ random keys $x_j \sim N(0, I)$; each query is $x_t + \sigma \varepsilon$, t random.
+    The same number as `paperlens.softmax_gradient_norm` (which takes the scores), in O(n) per
+    row instead of building each n × n matrix: $\lVert J \rVert_F^2 = \sum_i w_i^2 \big((1 -
+    w_i)^2 + \sum_{j \ne i} w_j^2\big)$. Both $1 - w_i$ and $\sum_{j \ne i} w_j^2$ are summed from
+    the other entries (prefix and suffix sums), never as a difference, which would round to 0
+    once a weight is within 1e-16 of 1: the saturated regime this measures.
 
     Args:
-        n_k: the number of stored keys.
-        n: the number of queries.
-        d_model: the size of keys and queries before projection.
-        noise: $\sigma$, the standard deviation of the noise added to the copied key.
-        rng: the random generator.
+        w: weights, shape ``(..., n)``, each row summing to 1.
 
     Returns:
-        ``MatchingTask`` without batch dims.
+        The norms, shape ``(...)``.
 
     Examples:
         >>> import numpy as np
-        >>> from paperlens.experiments.attention_scaling import matching_task
-        >>> task = matching_task(8, 64, 16, noise=0.5, rng=np.random.default_rng(0))
-        >>> task.X_k.shape, task.X_q.shape, task.target.shape
-        ((8, 16), (64, 16), (64, 8))
-    """
-    n_k, n, d_model = (
-        require_size(v, s) for v, s in [(n_k, "n_k"), (n, "n"), (d_model, "d_model")]
-    )
-    noise = require_real_scalar(noise, "noise")
-    X_k = rng.standard_normal((n_k, d_model))  # (n_k, d_model)
-    t = rng.integers(n_k, size=n)  # (n,)
-    X_q = X_k[t] + noise * rng.standard_normal((n, d_model))  # (n, d_model)
-    return MatchingTask(X_k, X_q, np.eye(n_k)[t])  # target (n, n_k)
-
-
-class MatchingRun(NamedTuple):
-    """What `train_matching` returns."""
-
-    loss: FloatArray
-    """Loss before each step and after the last, shape ``(len(lrs), len(seeds), steps + 1)``."""
-    lrs: FloatArray
-    """The learning rates, shape ``(len(lrs),)``."""
-
-
-def train_matching(
-    *,
-    d_k: int,
-    scaled: bool,
-    lrs: Sequence[float],
-    seeds: Sequence[int],
-    steps: int,
-    n_k: int = 8,
-    n: int = 64,
-    d_model: int = 16,
-    noise: float = 0.5,
-    init_scale: float = 1.0,
-    perturbation: Perturbation | None = None,
-) -> MatchingRun:
-    r"""Train $W_q, W_k$ of one attention layer on `matching_task`, by gradient descent.
-
-    The layer is $O = \mathrm{softmax}(X_q W_q (X_k W_k)^\top \cdot c)\, V$ with $V = I_{n_k}$,
-    so O holds the attention weights themselves; the loss is the mean squared error between O
-    and the one-hot target. $c = 1/\sqrt{d_k}$ if ``scaled`` else 1. The weights start as
-    $N(0, \mathrm{init\_scale}^2 / d_\mathrm{model})$, so at ``init_scale=1`` the projected q
-    and k have unit-variance components, as in the paper's footnote 4.
-
-    Every (learning rate, seed) pair is an independent run; seed s draws its task and then its
-    weights from ``np.random.default_rng(s)``, so the same seed gives the same task and starting
-    weights in every arm. All runs are computed at once along a batch dim.
-
-    Args:
-        d_k: the projected size of queries and keys.
-        scaled: divide the scores by $\sqrt{d_k}$.
-        lrs: learning rates to run.
-        seeds: seeds to run at each learning rate.
-        steps: full-batch gradient steps.
-        n_k: stored keys per task.
-        n: queries per task.
-        d_model: size of the unprojected keys and queries.
-        noise: noise on the queries.
-        init_scale: multiplies the initial weights.
-        perturbation: change the starting weights' last bits (`claims.perturb`).
-
-    Returns:
-        ``MatchingRun`` with the loss curves.
-
-    Examples:
-        >>> from paperlens.experiments.attention_scaling import train_matching
-        >>> run = train_matching(d_k=64, scaled=True, lrs=[10.0], seeds=[0, 1], steps=20)
-        >>> run.loss.shape
-        (1, 2, 21)
-        >>> bool((run.loss[..., -1] < run.loss[..., 0]).all())
+        >>> from paperlens import softmax, softmax_gradient_norm
+        >>> from paperlens.experiments.attention_scaling import jacobian_norm
+        >>> s = np.array([1.0, 2.0, 30.0])
+        >>> bool(np.isclose(jacobian_norm(softmax(s)), softmax_gradient_norm(s), rtol=1e-12))
         True
     """
-    d_k = require_size(d_k, "d_k")
-    steps = require_size(steps, "steps", minimum=0)
-    init_scale = require_real_scalar(init_scale, "init_scale")
-    if not lrs or not seeds:
-        raise ValueError(f"need at least one learning rate and one seed, got {lrs} and {seeds}")
-    for lr_ in lrs:
-        require_real_scalar(lr_, "lr")
-    tasks, W_q, W_k = [], [], []
-    for seed in seeds:
-        rng = np.random.default_rng(seed)
-        tasks.append(matching_task(n_k, n, d_model, noise=noise, rng=rng))
-        std = init_scale / math.sqrt(d_model)
-        W_q.append(rng.standard_normal((d_model, d_k)) * std)
-        W_k.append(rng.standard_normal((d_model, d_k)) * std)
-    R = len(lrs) * len(seeds)  # runs, learning-rate major
 
-    def per_run(arrays: Sequence[FloatArray]) -> FloatArray:
-        return np.tile(np.stack(arrays), (len(lrs),) + (1,) * arrays[0].ndim)  # (R, ...)
+    def others(x: FloatArray) -> FloatArray:  # each entry's row sum without it, (..., n)
+        before, after = np.zeros_like(x), np.zeros_like(x)
+        before[..., 1:] = np.cumsum(x[..., :-1], axis=-1)  # x_0 + ... + x_{i-1}
+        after[..., :-1] = np.cumsum(x[..., :0:-1], axis=-1)[..., ::-1]  # x_{i+1} + ... + x_{n-1}
+        return before + after
 
-    X_k, X_q, Y = (per_run([getattr(t, f) for t in tasks]) for f in MatchingTask._fields)
-    Wq, Wk = perturb([per_run(W_q), per_run(W_k)], perturbation)  # (R, d_model, d_k)
-    lr = np.repeat(np.asarray(lrs, dtype=float), len(seeds))[:, None, None]  # (R, 1, 1)
-    V = np.eye(n_k)  # (n_k, n_k)
-    scale = 1 / math.sqrt(d_k) if scaled else 1.0
-    losses = np.empty((steps + 1, R))
-    # Checked once, here: every array below is drawn from checked sizes, so the loop runs the
-    # kernels of linear and attention without their checks, as `mlp` does, and the backward
-    # reuses the forward's weights P. An overflow or NaN born in training still raises.
-    for step in range(steps + 1):
-        Q = _kernels.linear(X_q, Wq, None)  # (R, n, d_model) x (R, d_model, d_k) -> (R, n, d_k)
-        K = _kernels.linear(X_k, Wk, None)  # (R, n_k, d_model) x (R, d_model, d_k) -> (R, n_k, d_k)
-        out, P = _kernels.attention(Q, K, V, scale, None)  # (R, n, n_k): O = P V = P
-        losses[step] = mse_loss(out, Y)  # (R,)
-        if step == steps:
-            break
-        dQ, dK, _ = _kernels.attention_backward(Q, K, V, P, mse_loss_backward(out, Y), scale)
-        Wq = Wq - lr * _kernels.linear_backward(X_q, Wq, dQ, (d_k,))[1]  # (R, d_model, d_k)
-        Wk = Wk - lr * _kernels.linear_backward(X_k, Wk, dK, (d_k,))[1]
-    loss = losses.T.reshape(len(lrs), len(seeds), steps + 1)  # (lrs, seeds, steps + 1)
-    return MatchingRun(loss, np.asarray(lrs, dtype=float))
+    rest = others(w)  # (..., n): 1 - w_i, from the other weights
+    squared: FloatArray = np.sum(w * w * (rest * rest + others(w * w)), axis=-1)  # (...)
+    return np.sqrt(squared)
 
 
-def best_lr_index(loss: FloatArray) -> int:
-    """The learning rate whose median final loss over seeds is lowest.
+def crossing(x: FloatArray, y: FloatArray, level: float) -> FloatArray:
+    """Where ``y`` first rises through ``level``, by linear interpolation between points of ``x``.
 
     Args:
-        loss: curves, shape ``(len(lrs), len(seeds), steps + 1)``.
+        x: increasing abscissae, shape ``(m,)``.
+        y: values at them, shape ``(..., m)``: one curve per leading index.
+        level: the level to cross.
 
     Returns:
-        The index into ``lrs``.
+        The crossing of each curve, shape ``(...)``; NaN where a curve does not rise through
+        ``level`` (starts above it, or never reaches it).
 
     Examples:
         >>> import numpy as np
-        >>> from paperlens.experiments.attention_scaling import best_lr_index
-        >>> best_lr_index(np.array([[[1.0, 0.5]], [[1.0, 0.2]], [[1.0, 0.9]]]))
-        1
+        >>> from paperlens.experiments.attention_scaling import crossing
+        >>> float(crossing(np.array([1.0, 2.0, 3.0]), np.array([0.1, 0.3, 0.7]), 0.5))
+        2.5
     """
-    final = np.nan_to_num(loss[..., -1], nan=np.inf)  # (lrs, seeds): a diverged run counts as worst
-    return int(np.argmin(np.median(final, axis=1)))
+    above = y >= level  # (..., m)
+    i = np.argmax(above, axis=-1)  # (...): the first point at or above the level
+    ok = np.any(above, axis=-1) & (i > 0)
+    i = np.where(ok, i, 1)
+    y0 = np.take_along_axis(y, (i - 1)[..., None], axis=-1)[..., 0]
+    y1 = np.take_along_axis(y, i[..., None], axis=-1)[..., 0]
+    x0, x1 = x[i - 1], x[i]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        at = x0 + (x1 - x0) * (level - y0) / (y1 - y0)
+    return np.where(ok, at, np.nan)
 
 
-class Arm(NamedTuple):
-    """One version of the layer, trained at each rate of its own grid."""
+def crossing_interval(
+    x: FloatArray,
+    estimate: FloatArray,
+    se: FloatArray,
+    level: float,
+    *,
+    confidence: float = 1 - 2 * ALPHA,
+    draws: int = 20000,
+    seed: int = 0,
+) -> Interval:
+    r"""The crossing of a curve of estimates, and its interval, by a normal parametric bootstrap.
+
+    Each point of the curve is an estimate from many independent draws (a mean, a proportion),
+    so it is normal around its true value with its standard error: the bootstrap redraws every
+    point as estimate + se · z, z ~ N(0, 1), and takes the crossing of each redrawn curve. Where
+    too many redrawn curves do not cross, the interval is unbounded on that side.
+
+    Args:
+        x: the abscissae, shape ``(m,)``.
+        estimate: the estimates, shape ``(m,)``.
+        se: their standard errors, shape ``(m,)``.
+        level: the level crossed.
+        confidence: the interval's two-sided coverage.
+        draws: bootstrap curves.
+        seed: seeds the bootstrap.
+
+    Returns:
+        The `Interval` of the crossing.
+    """
+    z = np.random.default_rng(seed).standard_normal((draws, len(x)))  # (draws, m)
+    curves = estimate + se * z  # (draws, m)
+    redrawn = crossing(x, curves, level)  # (draws,)
+    # A redrawn curve that never reaches the level crosses beyond the last point; one that
+    # starts above it, before the first.
+    beyond = np.where(np.all(curves < level, axis=-1), np.inf, -np.inf)
+    redrawn = np.where(np.isnan(redrawn), beyond, redrawn)
+    tail = (1 - confidence) / 2
+    low, high = np.quantile(redrawn, [tail, 1 - tail], method="inverted_cdf")
+    return Interval(float(crossing(x, estimate, level)), float(low), float(high), confidence)
+
+
+def _crossing_claim(
+    d_ks: FloatArray,
+    estimate: FloatArray,
+    se: FloatArray,
+    level: float,
+    between: tuple[int, int],
+    statement: str,
+    n: int,
+    what: str,
+) -> Claim:
+    """Claim that a rising curve crosses ``level`` between two d_k: below, then above it.
+
+    An intersection-union test: both one-sided tests must reject, each at ALPHA (a normal
+    interval at 1 - 2 ALPHA: below at the first d_k, above at the second), so the claim as a
+    whole is tested at ALPHA.
+    """
+    z = stats.norm.ppf(1 - ALPHA)
+    lo, hi = (int(np.flatnonzero(d_ks == d)[0]) for d in between)
+    below = estimate[lo] + z * se[lo] < level
+    above = estimate[hi] - z * se[hi] > level
+    conf = f"{100 * (1 - 2 * ALPHA):g}%"
+    evidence = (
+        f"{conf} intervals of the {what}: d_k = {between[0]} "
+        f"[{estimate[lo] - z * se[lo]:.3f}, {estimate[lo] + z * se[lo]:.3f}], d_k = {between[1]} "
+        f"[{estimate[hi] - z * se[hi]:.3f}, {estimate[hi] + z * se[hi]:.3f}]; level {level:.3g}"
+    )
+    effect = f"crossing at d_k = {crossing_interval(d_ks, estimate, se, level)}"
+    test = "intersection-union of two one-sided z-tests"
+    return Claim(statement, test, n, evidence, bool(below and above), effect)
+
+
+# --- Training ----------------------------------------------------------------------------------
+
+Arm = Literal["scaled", "unscaled"]
+ARMS: tuple[Arm, Arm] = ("scaled", "unscaled")
+
+
+def arm_rates(arm: Arm, d_k: int, exponents: Sequence[float]) -> FloatArray:
+    r"""An arm's learning-rate grid: $2^k$ scaled, $2^k/\sqrt{d_k}$ unscaled.
+
+    The unscaled grid is the scaled one divided by $\sqrt{d_k}$, so that under gradient descent
+    the two arms at the same $k$ differ only in how large $W_q, W_k$ start (the module
+    docstring's reparametrisation): the grid gives neither arm an advantage.
+    """
+    rates = 2.0 ** np.asarray(exponents, dtype=float)  # (rates,)
+    return rates if arm == "scaled" else rates / math.sqrt(d_k)
+
+
+def choose(final: FloatArray, *, by: Literal["worst", "median"] = "worst") -> int:
+    """The learning rate whose worst (or median) tuning seed ends with the lowest loss.
+
+    Args:
+        final: final losses, shape ``(rates, seeds)``; NaN (a run that diverged) counts as worst.
+        by: ``"worst"`` picks a rate that works on every tuning seed: at the edge of stability a
+            rate can end lowest on most seeds and diverge or stall on a few.
+
+    Returns:
+        The index into the grid.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.attention_scaling import choose
+        >>> final = np.array([[0.3, 0.3, 0.3], [0.1, 0.1, 0.2], [0.01, 0.01, np.nan]])
+        >>> choose(final), choose(final, by="median")
+        (1, 2)
+    """
+    f = np.nan_to_num(final, nan=np.inf)  # (rates, seeds)
+    score = f.max(axis=1) if by == "worst" else np.median(f, axis=1)
+    return int(np.argmin(score))
+
+
+DIVERGED = 1000.0
+"""The log10 final loss a diverged run is given: larger than any run's that did not diverge."""
+
+
+class Trained(NamedTuple):
+    """Two arms, each tuned on its grid and then run at its chosen rate on fresh seeds."""
+
+    arms: tuple[str, str]
+    """The arms' names, reference first."""
+    rates: FloatArray
+    """Each arm's learning-rate grid, shape ``(2, rates)``."""
+    tuning: FloatArray
+    """Final losses of the tuning runs, shape ``(2, rates, tune_seeds)``."""
+    chosen: tuple[int, int]
+    """Each arm's chosen rate, an index into its grid."""
+    curves: FloatArray
+    """Loss curves on the test seeds at the chosen rates, shape ``(2, seeds, steps + 1)``."""
+
+    def log_final(self) -> FloatArray:
+        """log10 of the final test losses, shape ``(2, seeds)``.
+
+        A run that diverged (its loss not finite) reads `DIVERGED`: worse than every run that
+        did not, which is all the rank tests use of it. A loss that rounds to 0 (cross-entropy
+        once a weight rounds to 1) reads as the smallest positive double, about 1e-308.
+        """
+        final = np.maximum(self.curves[..., -1], np.finfo(np.float64).tiny)
+        with np.errstate(invalid="ignore"):
+            return np.where(np.isfinite(final), np.log10(final), DIVERGED)
+
+
+def tune_and_test(
+    hypers: Sequence[Sequence[Hyper]],
+    names: tuple[str, str],
+    *,
+    tune_seeds: Sequence[int],
+    seeds: Sequence[int],
+    by: Literal["worst", "median"],
+    rates: FloatArray,
+    **kwargs: Any,
+) -> Trained:
+    """Tune two arms on ``tune_seeds``, one `train` call, then test both on ``seeds``, another.
+
+    Args:
+        hypers: each arm's settings, one per rate of its grid (the same number for both).
+        names: the arms' names.
+        tune_seeds: the seeds that choose each arm's rate.
+        seeds: the fresh seeds the arms are compared on.
+        by: how the rate is chosen (`choose`).
+        rates: each arm's rates, shape ``(2, rates)``, for the record.
+        **kwargs: passed to `train` (d_k, steps, optimiser, loss, values, perturbation).
+
+    Returns:
+        The `Trained` record.
+
+    Raises:
+        RuntimeError: a chosen rate is at its grid's edge, where a better one may lie outside.
+    """
+    grid = len(hypers[0])
+    tuning = train([h for arm in hypers for h in arm], tune_seeds, **kwargs)[..., -1]
+    tuning = tuning.reshape(2, grid, len(tune_seeds))  # (arms, rates, tune_seeds)
+    chosen = (choose(tuning[0], by=by), choose(tuning[1], by=by))
+    for name, i in zip(names, chosen, strict=True):
+        if not 0 < i < grid - 1:
+            raise RuntimeError(f"{name}: the chosen rate is at its grid's edge (index {i})")
+    best = [hypers[0][chosen[0]], hypers[1][chosen[1]]]
+    curves = train(best, seeds, **kwargs)  # (2, seeds, steps + 1)
+    return Trained(names, rates, tuning, chosen, curves)
+
+
+def exact_reparametrisation(
+    d_k: int, seeds: Sequence[int], *, steps: int, perturbation: Perturbation | None = None
+) -> dict[str, FloatArray]:
+    r"""The scaled layer and its unscaled reparametrisation, trained side by side.
+
+    With $a = d_k^{-1/4}$: gradient descent, scaled at rate $\eta$ against unscaled started $a$
+    times smaller at $\eta a^2 = \eta / \sqrt{d_k}$ (the weights as output, MSE); and Adam, with
+    $W_v, W_o$ learned, scaled at $\eta$ against unscaled started $a$ times smaller with rate
+    $\eta a$ and $\epsilon / a$ for $W_q, W_k$ ($W_v, W_o$ unchanged).
+
+    Args:
+        d_k: the projected size; $a$ is exact in floating point when $d_k^{1/4}$ is a power of
+            two (16, 256).
+        seeds: the seeds to run.
+        steps: the optimiser steps.
+        perturbation: change the starting weights' last bits, the same change for both.
+
+    Returns:
+        ``{"gd": curves, "adam": curves}``, each of shape ``(2, seeds, steps + 1)``, scaled first.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.attention_scaling import exact_reparametrisation
+        >>> runs = exact_reparametrisation(16, [0, 1], steps=10)
+        >>> all(np.array_equal(scaled, unscaled) for scaled, unscaled in runs.values())
+        True
+    """
+    a = d_k**-0.25
+    eta_gd, eta_adam, eps = 2.0**4, 2.0**-6, 1e-8
+    gd = [Hyper(scale=a * a, lr=eta_gd), Hyper(scale=1.0, init=a, lr=eta_gd * a * a)]
+    adam = [
+        Hyper(scale=a * a, lr=eta_adam, lr_vo=eta_adam, eps=eps, eps_vo=eps),
+        Hyper(scale=1.0, init=a, lr=eta_adam * a, lr_vo=eta_adam, eps=eps / a, eps_vo=eps),
+    ]
+    common = dict(d_k=d_k, steps=steps, perturbation=perturbation)
+    return {
+        "gd": train(gd, seeds, **common),  # type: ignore[arg-type]
+        "adam": train(adam, seeds, optimiser="adam", values=True, **common),  # type: ignore[arg-type]
+    }
+
+
+# --- The design, fixed before the confirmation run ---------------------------------------------
+
+
+class Design(NamedTuple):
+    """What is claimed and how it is decided, written down before the confirmation run."""
 
     name: str
-    scaled: bool
-    lrs: tuple[float, ...]
-    """Learning rates a factor √10 apart; the best by median over the tuning seeds is kept."""
-    init_scale: float = 1.0
+    """The design's name in the experiment log."""
+    weights_crossing: tuple[int, int]
+    """Claim 1's prediction: the unscaled mean largest weight crosses the midpoint between
+    these two d_k."""
+    jacobian_crossing: tuple[int, int]
+    """Claim 2's prediction: the typical draw's unscaled Jacobian falls below the scaled one's
+    between these two d_k."""
+    small_d_k: int
+    """Claim 3: the two versions train to equivalent losses here."""
+    large_d_k: int
+    """Claims 4 and 5: here they differ, in opposite directions under the two losses."""
+    margin: float
+    """Claim 3's equivalence margin on the paired difference of log10 final losses."""
+    margin_reason: str
+    exact_d_k: int
+    """Claims 6 and 7: the reparametrisation is exact here."""
+    draws: int
+    """Draws per d_k near the crossings (claims 1 and 2)."""
+    tune_seeds: int
+    """Seeds that choose each version's learning rate (claims 3 to 5)."""
+    test_seeds: int
+    """Seeds the training claims are tested on."""
+    power: float
+    """The sample-size rule: the fewest test seeds at which each training claim held in at
+    least this share of simulated confirmations (log entry ``explore-design-v1-power``), and
+    enough draws that each end of each crossing has at least this power if the exploration's
+    estimates are right (``explore-init-power``)."""
+
+
+DESIGN = Design(
+    name="v1-crossings-equivalence",
+    weights_crossing=(6, 7),
+    jacobian_crossing=(16, 24),
+    small_d_k=4,
+    large_d_k=64,
+    margin=0.5,
+    margin_reason=(
+        "a factor √10 ≈ 3.2 in the final loss, about what one doubling of the learning rate "
+        "moved it near the best rates while exploring: a smaller difference is within the "
+        "tuning's own resolution"
+    ),
+    exact_d_k=16,
+    draws=40000,
+    tune_seeds=16,
+    test_seeds=20,
+    power=0.9,
+)
 
 
 class Setup(NamedTuple):
-    """Everything the page's experiment depends on; `PAGE` is the one the page runs."""
+    """Everything the experiment depends on; `PAGE` is what the page runs, `FULL` the sweeps."""
 
-    d_ks: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
-    """The dimensions tried at initialisation, 1 to 1024."""
     n_k: int = 16
     """Keys per query at initialisation."""
-    trials: int = 500
-    """Random (q, K) draws per d_k."""
-    init_seed: int = 0
-    """Seeds the draws."""
-    d_k: int = 256
-    """The trained layer's projected size."""
-    n: int = 32
-    """Queries per task."""
-    steps: int = 150
-    """Full-batch gradient steps."""
-    tune_seeds: tuple[int, ...] = tuple(range(100, 105))
-    """Seeds that choose each arm's learning rate (and are not used again)."""
-    seeds: tuple[int, ...] = tuple(range(12))
-    """Seeds the claims are tested on, at the chosen rates."""
-    arms: tuple[Arm, ...] = (
-        Arm("scaled", True, (10.0, 30.0, 100.0, 300.0)),
-        Arm("unscaled", False, (0.1, 0.3, 1.0, 3.0, 10.0)),
-        Arm("unscaled, small init", False, (0.3, 1.0, 3.0, 10.0, 30.0), init_scale=256**-0.25),
+    cross_d_ks: tuple[int, ...] = (5, 6, 7, 8, 16, 20, 24)
+    """The d_k around the two predicted crossings, drawn many times."""
+    cross_trials: int = DESIGN.draws
+    """Random (q, K) draws per d_k around the crossings."""
+    wide_d_ks: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+    """The whole range, 1 to 1024, for the figure and the measurements at large d_k."""
+    wide_trials: int = 1000
+    """Draws per d_k over the whole range."""
+    init_seed: int = 7001
+    """Seeds the draws at initialisation."""
+    trainings: tuple[tuple[Loss, int], ...] = (
+        ("mse", DESIGN.small_d_k),
+        ("mse", DESIGN.large_d_k),
+        ("ce", DESIGN.large_d_k),
     )
-    """The scaled layer, the unscaled one, and the unscaled one started with q and k as small
-    as the scaled one's: ``init_scale`` $= d_k^{-1/4}$."""
+    """The (loss, d_k) pairs trained."""
+    steps: int = 150
+    """Full-batch steps, the same for every arm."""
+    exponents: tuple[tuple[float, ...], tuple[float, ...]] = (
+        tuple(range(0, 10)),
+        tuple(range(-4, 4)),
+    )
+    """The rate grid's exponents k (rates 2^k, unscaled 2^k/sqrt(d_k)), for MSE and for
+    cross-entropy, whose stable rates are smaller."""
+    tune_by: Literal["worst", "median"] = "worst"
+    """How the tuning seeds choose a rate (`choose`)."""
+    tune_seeds: tuple[int, ...] = tuple(range(5000, 5000 + DESIGN.tune_seeds))
+    """Seeds that choose each arm's rate (fresh: no exploration used them)."""
+    seeds: tuple[int, ...] = tuple(range(5100, 5100 + DESIGN.test_seeds))
+    """Seeds the claims are tested on, at the chosen rates."""
+    exact_seeds: int = 8
+    """The reparametrisation is run on the first this many test seeds."""
+    adam_d_k: int = 0
+    """The full sweeps: d_k of Adam's conventions (0: not run)."""
+    adam_exponents: tuple[float, ...] = tuple(range(-12, -1))
+    """Adam's rate grid, 2^k, for every arm."""
+    decay: float = 0.1
+    """The weight decay shared by every weight in the decay convention."""
 
 
 PAGE = Setup()
-"""The setup of the page "Attention's 1/√d_k"."""
+"""The setup of the page "Attention's 1/√d_k", on its confirmation seeds."""
+
+FULL = Setup(
+    cross_trials=80000,
+    wide_trials=4000,
+    init_seed=7002,
+    trainings=tuple((loss, d_k) for loss in ("mse", "ce") for d_k in (4, 16, 64, 256)),
+    exponents=(tuple(np.arange(-1, 12.5, 0.5)), tuple(np.arange(-6, 5.5, 0.5))),
+    tune_seeds=tuple(range(6000, 6016)),
+    seeds=tuple(range(6100, 6132)),
+    adam_d_k=256,
+)
+"""The full sweeps (``make claims``): a grid a factor √2 apart, four d_k, 32 seeds, and Adam."""
 
 
 class Result(NamedTuple):
     """What `run` returns."""
 
     setup: Setup
-    init: InitStats
-    """The statistics at initialisation."""
-    tuning: dict[str, FloatArray]
-    """Per arm, the tuning runs' final losses, shape ``(lrs, tune_seeds)``."""
-    lr: dict[str, float]
-    """Per arm, the chosen learning rate."""
-    curves: dict[str, FloatArray]
-    """Per arm, the loss curves at the chosen rate, shape ``(seeds, steps + 1)``."""
+    cross: InitStats
+    """The draws around the predicted crossings."""
+    wide: InitStats
+    """The draws over the whole range of d_k."""
+    trained: dict[str, Trained]
+    """Per ``f"{loss} d_k={d_k}"``, the two arms, scaled first."""
+    exact: dict[str, FloatArray]
+    """`exact_reparametrisation` at DESIGN.exact_d_k."""
+    adam: dict[str, Trained]
+    """The full sweeps: per convention, the scaled layer against the unscaled one."""
 
 
 def run(setup: Setup = PAGE, *, perturbation: Perturbation | None = None) -> Result:
-    """Run the page's experiment: the statistics at initialisation, then each arm's training.
-
-    Each arm's rate is chosen on `Setup.tune_seeds`, and its claims are tested on the other
-    seeds, `Setup.seeds`: choosing and testing on the same seeds would favour the arm that
-    happened to get lucky draws.
+    """Run the experiment at ``setup``: initialisation, training, the reparametrisation.
 
     Args:
         setup: the configuration.
@@ -341,80 +565,389 @@ def run(setup: Setup = PAGE, *, perturbation: Perturbation | None = None) -> Res
     Returns:
         The `Result`.
     """
-    init = scaling_at_init(
-        setup.d_ks,
-        n_k=setup.n_k,
-        trials=setup.trials,
-        rng=np.random.default_rng(setup.init_seed),
+    rng = np.random.default_rng(setup.init_seed)
+    kw = dict(n_k=setup.n_k, rng=rng, perturbation=perturbation)
+    cross = scaling_at_init(setup.cross_d_ks, trials=setup.cross_trials, **kw)  # type: ignore[arg-type]
+    wide = scaling_at_init(setup.wide_d_ks, trials=setup.wide_trials, **kw)  # type: ignore[arg-type]
+    trained = {}
+    for loss, d_k in setup.trainings:
+        exponents = setup.exponents[0 if loss == "mse" else 1]
+        rates = np.stack([arm_rates(arm, d_k, exponents) for arm in ARMS])  # (2, rates)
+        scales = (1 / math.sqrt(d_k), 1.0)
+        hypers = [[Hyper(scale=c, lr=r) for r in arm] for c, arm in zip(scales, rates, strict=True)]
+        trained[f"{loss} d_k={d_k}"] = tune_and_test(
+            hypers, ARMS, tune_seeds=setup.tune_seeds, seeds=setup.seeds, by=setup.tune_by,
+            rates=rates, d_k=d_k, steps=setup.steps, loss=loss, perturbation=perturbation,
+        )  # fmt: skip
+    exact = exact_reparametrisation(
+        DESIGN.exact_d_k,
+        setup.seeds[: setup.exact_seeds],
+        steps=setup.steps,
         perturbation=perturbation,
     )
-    tuning, lr, curves = {}, {}, {}
-    for arm in setup.arms:
-        common = dict(
-            d_k=setup.d_k,
-            scaled=arm.scaled,
-            steps=setup.steps,
-            n=setup.n,
-            init_scale=arm.init_scale,
-            perturbation=perturbation,
-        )
-        tune = train_matching(lrs=arm.lrs, seeds=setup.tune_seeds, **common)  # type: ignore[arg-type]
-        best = best_lr_index(tune.loss)
-        if not 0 < best < len(arm.lrs) - 1:
-            raise RuntimeError(f"{arm.name}: the best rate {arm.lrs[best]} is at its grid's edge")
-        tuning[arm.name], lr[arm.name] = tune.loss[..., -1], arm.lrs[best]
-        test = train_matching(lrs=[lr[arm.name]], seeds=setup.seeds, **common)  # type: ignore[arg-type]
-        curves[arm.name] = test.loss[0]
-    return Result(setup, init, tuning, lr, curves)
+    adam = adam_conventions(setup, perturbation) if setup.adam_d_k else {}
+    return Result(setup, cross, wide, trained, exact, adam)
+
+
+CONVENTIONS = ("shared rate", "fixed ε", "shared decay", "framework init")
+"""Adam's conventions measured by the full sweeps, each alone against the exact
+reparametrisation, and the last (every weight starts as the framework draws it) as practice has
+it: one rate, one ε, the same start for both layers."""
+
+
+def adam_conventions(setup: Setup, perturbation: Perturbation | None = None) -> dict[str, Trained]:
+    """Under Adam, with W_v and W_o learned: which conventions make the division matter.
+
+    Each convention is one way practice stops the unscaled layer from being the scaled one
+    reparametrised; both layers are tuned on the same grid of the shared rate.
+
+    Args:
+        setup: its ``adam_d_k``, ``adam_exponents``, ``decay`` and seeds.
+        perturbation: as in `run`.
+
+    Returns:
+        Per convention, the scaled layer (with the same decay where decay is the convention)
+        against the unscaled one under it.
+    """
+    d_k, eps, decay = setup.adam_d_k, 1e-8, setup.decay
+    a = d_k**-0.25
+    rates = 2.0 ** np.asarray(setup.adam_exponents)  # (rates,)
+    scaled = [Hyper(scale=a * a, lr=r, lr_vo=r) for r in rates]
+    scaled_decay = [h._replace(decay=decay, decay_vo=decay) for h in scaled]
+    small = [Hyper(scale=1.0, init=a, lr=r * a, lr_vo=r, eps=eps / a) for r in rates]
+    variants = {
+        "shared rate": (scaled, [h._replace(lr=h.lr_vo) for h in small]),
+        "fixed ε": (scaled, [h._replace(eps=eps) for h in small]),
+        "shared decay": (scaled_decay, [h._replace(decay=decay, decay_vo=decay) for h in small]),
+        "framework init": (scaled, [Hyper(scale=1.0, lr=r, lr_vo=r) for r in rates]),
+    }
+    common = dict(
+        tune_seeds=setup.tune_seeds, seeds=setup.seeds, by=setup.tune_by, d_k=d_k,
+        steps=setup.steps, optimiser="adam", values=True, perturbation=perturbation,
+        rates=np.stack([rates, rates]),
+    )  # fmt: skip
+    return {
+        name: tune_and_test(arms, ("scaled", name), **common)  # type: ignore[arg-type]
+        for name, arms in variants.items()
+    }
+
+
+# --- The claims --------------------------------------------------------------------------------
+
+
+def midpoint(n_k: int) -> float:
+    """Halfway between uniform weights (largest 1/n_k) and one-hot weights (largest 1)."""
+    return (1 + 1 / n_k) / 2
 
 
 def claims(result: Result) -> list[Claim]:
-    """The page's claims: three at initialisation (at the largest d_k), two from training.
-
-    "Nearly one-hot" is decided against the midpoint between uniform weights, whose largest is
-    $1/n_k$, and one-hot weights, whose largest is 1: a mean largest weight above
-    $(1 + 1/n_k)/2$ is nearer one-hot than uniform. Training losses are compared as logarithms,
-    paired by seed.
+    """The claims of `DESIGN`, decided on the result's (confirmation) seeds.
 
     Args:
         result: what `run` returned.
 
     Returns:
-        The claims, in the page's order.
+        The claims, in the page's order; with the full sweeps, Adam's conventions follow.
     """
-    s, init = result.setup, result.init
-    d_k = s.d_ks[-1]
-    middle = (1 + 1 / s.n_k) / 2
-    final = {name: np.log10(c[:, -1]) for name, c in result.curves.items()}  # each (seeds,)
-    scaled, unscaled, small = (arm.name for arm in s.arms)
-    return [
-        mean_above(
-            init.max_weight_unscaled[-1],
-            middle,
-            f"unscaled, at d_k = {d_k} the weights over {s.n_k} keys are nearer one-hot than "
-            "uniform (mean largest weight above the midpoint)",
+    s, D, cross = result.setup, DESIGN, result.cross
+    n = s.cross_trials
+    mu = cross.max_weight_unscaled.mean(axis=1)  # (m,)
+    se = cross.max_weight_unscaled.std(axis=1, ddof=1) / math.sqrt(n)
+    less = (cross.jacobian_unscaled < cross.jacobian_scaled).mean(axis=1)  # (m,) proportions
+    less_se = np.sqrt(less * (1 - less) / n)
+    out = [
+        _crossing_claim(
+            cross.d_k, mu, se, midpoint(s.n_k), D.weights_crossing,
+            f"unscaled, the weights over {s.n_k} keys turn nearer one-hot than uniform between "
+            f"d_k = {D.weights_crossing[0]} and {D.weights_crossing[1]} (mean largest weight "
+            "against the midpoint)",
+            n, "mean largest weight",
         ),
-        mean_below(
-            init.max_weight_scaled[-1],
-            middle,
-            f"scaled, at d_k = {d_k} they stay nearer uniform than one-hot (mean largest weight "
-            "below the midpoint)",
+        _crossing_claim(
+            cross.d_k, less, less_se, 0.5, D.jacobian_crossing,
+            "for the typical draw, the unscaled softmax starts passing back less gradient to the "
+            f"scores than the scaled one between d_k = {D.jacobian_crossing[0]} and "
+            f"{D.jacobian_crossing[1]} (the median ratio of their Jacobian norms falls below 1)",
+            n, "share of draws with the smaller Jacobian unscaled",
+        ),
+    ]  # fmt: skip
+    small = result.trained[f"mse d_k={D.small_d_k}"].log_final()  # (2, seeds)
+    large = result.trained[f"mse d_k={D.large_d_k}"].log_final()
+    ce = result.trained[f"ce d_k={D.large_d_k}"].log_final()
+    out += [
+        paired_equivalent(
+            small[1], small[0], D.margin,
+            f"trained at d_k = {D.small_d_k} (MSE), the unscaled and scaled layers end "
+            f"equivalent: log10 final losses within ±{D.margin:g}",
         ),
         paired_greater(
-            init.grad_norm_scaled[-1],
-            init.grad_norm_unscaled[-1],
-            f"unscaled, at d_k = {d_k} the softmax passes back less gradient (a smaller "
-            "Jacobian norm, paired by draw)",
+            large[1], large[0],
+            f"trained at d_k = {D.large_d_k} (MSE), the scaled layer ends lower (log10 final loss)",
         ),
         paired_greater(
-            final[unscaled],
-            final[scaled],
-            f"trained at d_k = {s.d_k}, the scaled layer ends with a lower loss than the "
-            "unscaled one, each at its own best rate",
+            ce[0], ce[1],
+            f"trained at d_k = {D.large_d_k} with cross-entropy, the unscaled layer ends lower",
         ),
-        paired_greater(
-            final[unscaled],
-            final[small],
-            "so does the unscaled layer started with weights d_k^(1/4) times smaller",
-        ),
+    ]  # fmt: skip
+    for name, words in [("gd", "gradient descent"), ("adam", "Adam, with W_v and W_o")]:
+        curves = result.exact[name]
+        same = bool(np.array_equal(curves[0], curves[1]))
+        out.append(
+            Claim(
+                f"at d_k = {D.exact_d_k}, under {words}, the scaled layer and the unscaled one "
+                "reparametrised train identically, bit for bit",
+                "np.array_equal on every loss curve",
+                curves.shape[1],
+                "equal bit for bit" if same else "the curves differ",
+                same,
+            )
+        )
+    for name, t in result.adam.items():
+        f = t.log_final()
+        if name in ("fixed ε", "shared decay"):
+            out.append(
+                paired_equivalent(
+                    f[1], f[0], D.margin,
+                    f"Adam at d_k = {s.adam_d_k}: a {name} leaves the layers equivalent",
+                )
+            )  # fmt: skip
+        else:
+            out.append(
+                paired_greater(
+                    f[1],
+                    f[0],
+                    f"Adam at d_k = {s.adam_d_k}: with a {name}, the scaled layer ends lower",
+                )
+            )
+    return out
+
+
+def _config(setup: Setup) -> dict[str, Any]:
+    """A setup as the log stores it (JSON: tuples become lists)."""
+    return json.loads(json.dumps(setup._asdict(), default=float))  # type: ignore[no-any-return]
+
+
+def record(result: Result, *, command: str, note: str = "") -> dict[str, Any]:
+    """Append a run of `DESIGN` to the experiment log, as a confirmation, and return the entry.
+
+    ``tools/claims.py`` (``make claims``) calls it for the full sweeps, and for the page's setup
+    once, after the design was committed.
+
+    Args:
+        result: what `run` returned (`PAGE` or `FULL`).
+        command: the command that ran it.
+        note: what else to say (the commit that fixed the design).
+
+    Returns:
+        The entry as written.
+    """
+    s = result.setup
+
+    def summary(t: Trained) -> dict[str, Any]:
+        tuning = np.nan_to_num(t.tuning, nan=np.inf)  # (2, rates, tune seeds)
+        return {
+            arm: {
+                "rates": t.rates[j],
+                "tuning median": np.median(tuning[j], axis=-1),
+                "tuning worst": tuning[j].max(axis=-1),
+                "chosen": float(t.rates[j, t.chosen[j]]),
+                "test log10 final": t.log_final()[j],
+            }
+            for j, arm in enumerate(t.arms)
+        }
+
+    outcome: dict[str, Any] = {
+        "claims": [c._asdict() for c in claims(result)],
+        "trained": {key: summary(t) for key, t in result.trained.items()},
+        "adam": {key: summary(t) for key, t in result.adam.items()},
+    }
+    seeds = [s.init_seed, *s.tune_seeds, *s.seeds]
+    return log.record(
+        "attention_scaling", design=DESIGN.name, purpose="confirmation", status="adopted",
+        config=_config(s), seeds=seeds, command=command, outcome=outcome, note=note,
+    )  # fmt: skip
+
+
+# --- For the page ------------------------------------------------------------------------------
+
+
+def median_interval(x: FloatArray, *, confidence: float = 1 - 2 * ALPHA) -> Interval:
+    """The median of ``x`` with its distribution-free interval, from order statistics.
+
+    The interval $[x_{(k)}, x_{(n+1-k)}]$ of the sorted values covers the median with
+    probability at least ``confidence`` for any continuous distribution: the number of values
+    below the median is Binomial(n, 1/2).
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.attention_scaling import median_interval
+        >>> m = median_interval(np.arange(1.0, 101.0))
+        >>> m.estimate, m.low, m.high
+        (50.5, 38.0, 63.0)
+    """
+    x = np.sort(np.asarray(x, dtype=float).ravel())
+    n = x.size
+    k = int(stats.binom.ppf((1 - confidence) / 2, n, 0.5))  # P(B < k) <= tail
+    k = max(k, 1) if stats.binom.cdf(k - 1, n, 0.5) <= (1 - confidence) / 2 else max(k - 1, 1)
+    return Interval(float(np.median(x)), float(x[k - 1]), float(x[n - k]), confidence)
+
+
+def mean_interval(x: FloatArray, *, confidence: float = 1 - 2 * ALPHA) -> Interval:
+    """The mean of ``x`` with its normal-approximation interval (mean ± z · standard error)."""
+    x = np.asarray(x, dtype=float).ravel()
+    half = stats.norm.ppf(1 - (1 - confidence) / 2) * x.std(ddof=1) / math.sqrt(x.size)
+    return Interval(float(x.mean()), float(x.mean() - half), float(x.mean() + half), confidence)
+
+
+def _math(text: str) -> str:
+    """Plain-text claims for Markdown: symbols such as d_k as math, pipes escaped."""
+    text = re.sub(r"\b([dWU]_[a-z]+)\b", r"$\1$", text)
+    return text.replace("|", "\\|").replace("ε", "$\\epsilon$")
+
+
+def claims_markdown(claims: Sequence[Claim], *, start: int = 1) -> str:
+    """The claims as a numbered Markdown list, for ``IPython.display.Markdown`` to show.
+
+    A list, not a table: it wraps at any width, a phone's included.
+
+    Args:
+        claims: the claims.
+        start: the number of the first.
+
+    Returns:
+        One item per claim: its verdict and statement, then the test and the evidence.
+    """
+    items = []
+    for i, c in enumerate(claims, start):
+        evidence = f"{c.test}, n = {c.n:,}: {c.evidence}" + (f"; {c.effect}" if c.effect else "")
+        verdict = "Holds" if c.holds else "FAILS"
+        items.append(f"{i}. **{verdict}:** {_math(c.statement)}.  \n   *{_math(evidence)}.*")
+    return "\n".join(items)
+
+
+def full_entry(entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The latest log entry of the full sweeps (`FULL`), or None if there is none yet."""
+    config = _config(FULL)
+    found = [e for e in entries if e["purpose"] == "confirmation" and e["config"] == config]
+    return found[-1] if found else None
+
+
+def conventions_markdown(entries: Sequence[dict[str, Any]]) -> str:
+    """The full sweeps' Adam conventions, read from the log, as a Markdown list."""
+    entry = full_entry(entries)
+    if entry is None:
+        return "*The full sweeps have not been recorded yet: `make claims` runs them.*"
+    statements = [c for c in entry["outcome"]["claims"] if c["statement"].startswith("Adam at")]
+    items: list[str] = []
+    matters: list[tuple[str, bool]] = []
+    same: list[tuple[str, bool]] = []
+    for name, arms in entry["outcome"]["adam"].items():
+        scaled, variant = arms["scaled"], arms[name]
+        d = np.array(variant["test log10 final"]) - np.array(scaled["test log10 final"])
+        claim = next(c for c in statements if f" {name}" in c["statement"])
+        (matters if "ends lower" in claim["statement"] else same).append((name, claim["holds"]))
+        verdict = "holds" if claim["holds"] else "FAILS"
+        items.append(
+            f"- **{_math(name)}**: rates chosen {scaled['chosen']:.3g} (scaled) and "
+            f"{variant['chosen']:.3g} (unscaled). Unscaled minus scaled, log10 final loss over "
+            f"{d.size} test seeds: Hodges–Lehmann shift {hodges_lehmann(d)}. Claim {verdict}: "
+            f"{_math(claim['statement'])}."
+        )
+    held = [n for n, h in matters if h] + [n for n, h in same if h]
+    summary = (
+        f"At this budget, {' and '.join(_math(n) for n, h in matters if h) or 'none'} made the "
+        f"division matter; {' and '.join(_math(n) for n, h in same if h) or 'none'} left the two "
+        "layers equivalent."
+        if len(held) == len(matters) + len(same)
+        else "Not every prediction held: see each claim."
+    )
+    when = f"Recorded {entry['date']} by `{entry['command']}` ({entry['note']})."
+    return "\n".join(items) + f"\n\n{summary} {when}"
+
+
+def _latest(entries: Sequence[dict[str, Any]], design: str) -> dict[str, Any] | None:
+    found = [e for e in entries if e["design"] == design]
+    return found[-1] if found else None
+
+
+def design_markdown(entries: Sequence[dict[str, Any]]) -> str:
+    """`DESIGN`'s seeds and sample sizes, with the simulations behind them read from the log."""
+    D = DESIGN
+    explored = sorted({s for e in entries if e["purpose"] == "exploration" for s in e["seeds"]})
+    n_explore = sum(e["purpose"] == "exploration" for e in entries)
+
+    def seeds(setup: Setup) -> str:
+        return (
+            f"draws from seed {setup.init_seed}, tuning seeds {log._seed_range(setup.tune_seeds)}, "
+            f"test seeds {log._seed_range(setup.seeds)}"
+        )
+
+    text = [
+        f"**Seeds.** Exploration ({n_explore} log entries) used {len(explored)} seeds, from "
+        f"{explored[0]} to {explored[-1]}. The confirmation uses seeds none of them used: on this "
+        f"page, {seeds(PAGE)}; in the full sweeps, {seeds(FULL)}.",
+        f"**Claim 3's margin**, ±{D.margin:g} in log10 final loss: {D.margin_reason}.",
     ]
+    init = [
+        e
+        for e in entries
+        if e["design"] == "explore-init-power" and e["outcome"].get("draws per d_k") == D.draws
+    ]
+    if init:
+        powers = {k: v for k, v in init[-1]["outcome"].items() if k.endswith(", power")}
+        weakest = min(powers, key=powers.__getitem__)
+        text.append(
+            f"**How many draws.** {D.draws:,} per $d_k$ near the crossings: if the exploration's "
+            f"estimates are right, each end of claims 1 and 2 is decided with power at least "
+            f"{powers[weakest]:.2f} (the weakest: {_math(weakest.removesuffix(', power'))}), "
+            f"above the design's {D.power:g}."
+        )
+    sim = _latest(entries, "explore-design-v1-power")
+    if sim is not None:
+        out = sim["outcome"]
+        ns = sorted({int(k.split()[1][2:]) for k in out if k.startswith("power n=")})
+        keys = [f"{loss} d_k={d}" for loss, d in PAGE.trainings]
+        heads = [f"{loss.upper()}, $d_k$ = {d}" for loss, d in PAGE.trainings]
+        rows = ["| test seeds | " + " | ".join(heads) + " |"]
+        rows.append("| --- " * (len(keys) + 1) + "|")
+        for n in ns:
+            cells = [f"{out[f'power n={n} {k}']:.3f}" for k in keys]
+            rows.append(f"| {n} | " + " | ".join(cells) + " |")
+        text.append(
+            f"**How many seeds.** Claims 3 to 5 use {D.tune_seeds} tuning seeds and "
+            f"{D.test_seeds} test seeds, the fewest at which each held in at least {D.power:g} of "
+            f"the simulated confirmations: the whole procedure, tuning included, resampled "
+            f"{sim['config']['sims']} times from {len(sim['seeds'])} exploration seeds. The share "
+            "in which each held:\n\n" + "\n".join(rows)
+        )
+    return "\n\n".join(text)
+
+
+def log_markdown(entries: Sequence[dict[str, Any]]) -> str:
+    """The experiment log as a Markdown list: one item per design run, its reruns counted."""
+    items: list[str] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    for number, e in enumerate(entries, 1):
+        key = (e["design"], json.dumps(e["seeds"]), json.dumps(e["config"], sort_keys=True))
+        if key in seen and e["purpose"] == "confirmation":
+            i = seen[key]
+            items[i] = re.sub(r"\(rerun (\d+)×\)|(?=:)", _rerun, items[i], count=1)
+            continue
+        seen[key] = len(items)
+        n = len(e["seeds"])
+        seeds = f"seeds {log._seed_range(e['seeds'])}" if n < 30 else f"{n} seeds"
+        part = {json.dumps(_config(s), sort_keys=True): name for s, name in PARTS}
+        what = part.get(json.dumps(e["config"], sort_keys=True), "")
+        items.append(
+            f"{number}. `{e['design']}`: {e['purpose']}{what}, {e['status']}, {e['date']}, "
+            f"{seeds}. {_math(e['note'])}"
+        )
+    return "\n".join(items)
+
+
+PARTS = ((PAGE, " (this page's run)"), (FULL, " (the full sweeps)"))
+
+
+def _rerun(match: re.Match[str]) -> str:
+    count = int(match.group(1)) + 1 if match.group(1) else 2
+    return f" (rerun {count}×)" if not match.group(1) else f"(rerun {count}×)"

@@ -199,38 +199,47 @@ def audit(log: Sequence[Mapping[str, Any]], *, confirmations: int = 1) -> list[s
     """The log's breaches of its own rules, in words (an empty list when it keeps them).
 
     - Every confirmation entry runs on seeds that no earlier entry ran on, exploration or
-      confirmation.
-    - The log holds exactly ``confirmations`` confirmation runs, whatever their status. Running
+      confirmation. A confirmation may be rerun (``make claims`` reruns the full sweeps): an
+      entry with the same design, seeds and config as an earlier confirmation is a rerun of it,
+      not a new use of its seeds. One design may be confirmed in parts, each on fresh seeds
+      (the build's run and the full sweeps).
+    - The log confirms exactly ``confirmations`` designs, whatever their status. Running
       confirmations of several designs and keeping the best chooses the design on the
       confirmation seeds, whether or not the others are later called "abandoned"; so a page
-      whose first confirmation failed must say so and pass the number of confirmations it
-      discloses, and a log with none has confirmed nothing.
+      whose first confirmation failed must say so and pass the number of designs it confirmed,
+      and a log with none has confirmed nothing.
 
     Args:
         log: the entries, oldest first (`entries`).
-        confirmations: how many confirmation runs the page that shows the log discloses.
+        confirmations: how many confirmed designs the page that shows the log discloses.
 
     Returns:
         One sentence per breach.
     """
     problems = []
     seen: dict[int, str] = {}
-    confirmed = []
+    runs: set[tuple[str, tuple[int, ...], str]] = set()
+    confirmed: dict[str, list[str]] = {}  # design: the statuses of its confirmation runs
     for number, entry in enumerate(log, 1):
         if entry["purpose"] == "confirmation":
+            config = json.dumps(entry.get("config"), sort_keys=True)
+            key = (entry["design"], tuple(entry["seeds"]), config)
+            if key in runs:  # a rerun of the same confirmation
+                continue
+            runs.add(key)
             reused = sorted(set(entry["seeds"]) & set(seen))
             if reused:
                 where = ", ".join(f"{s} ({seen[s]})" for s in reused[:5])
                 problems.append(
                     f"entry {number} ({entry['design']}) confirms on seeds already used: {where}"
                 )
-            confirmed.append(f"{entry['design']} ({entry['status']})")
+            confirmed.setdefault(entry["design"], []).append(entry["status"])
         for seed in entry["seeds"]:
             seen.setdefault(seed, f"entry {number}, {entry['design']}")
     if len(confirmed) != confirmations:
-        runs = ", ".join(confirmed) if confirmed else "none"
+        designs = ", ".join(f"{d} ({', '.join(st)})" for d, st in confirmed.items()) or "none"
         problems.append(
-            f"{len(confirmed)} confirmation runs where the page discloses {confirmations}: {runs}"
+            f"{len(confirmed)} designs confirmed where the page discloses {confirmations}: {designs}"
         )
     return problems
 
