@@ -238,9 +238,8 @@ def audit(log: Sequence[Mapping[str, Any]], *, confirmations: int = 1) -> list[s
             seen.setdefault(seed, f"entry {number}, {entry['design']}")
     if len(confirmed) != confirmations:
         designs = ", ".join(f"{d} ({', '.join(st)})" for d, st in confirmed.items()) or "none"
-        problems.append(
-            f"{len(confirmed)} designs confirmed where the page discloses {confirmations}: {designs}"
-        )
+        disclosed = f"where the page discloses {confirmations}"
+        problems.append(f"{len(confirmed)} designs confirmed {disclosed}: {designs}")
     return problems
 
 
