@@ -347,6 +347,18 @@ def test_a_rerun_of_a_confirmation_is_not_a_reuse_of_its_seeds(tmp_path):
     assert len(problems) == 1 and "entry 5 (v2) confirms on seeds already used: 100" in problems[0]
 
 
+def test_a_confirmation_that_failed_then_passed_on_its_seeds_is_no_rerun(tmp_path):
+    # Same design name, seeds and config: only the claim's margin was edited after it failed.
+    def confirm(margin, holds):
+        claim = {"statement": f"equivalent within ±{margin}", "holds": holds}
+        return dict(design="v1", purpose="confirmation", status="adopted", seeds=range(12),
+                    config={"lr": 0.5}, outcome={"claims": [claim]})  # fmt: skip
+
+    assert xlog.audit([confirm(0.5, False), confirm(0.5, False)]) == []  # a rerun
+    (problem,) = xlog.audit([confirm(0.5, False), confirm(0.8, True)])
+    assert "entry 2 (v1) confirms on seeds already used: 0 (entry 1, v1)" in problem
+
+
 def test_a_damaged_log_is_reported_by_line(tmp_path):
     _entry(tmp_path, "v1", "exploration", "explored", range(3))
     with (tmp_path / "demo.jsonl").open("a") as f:

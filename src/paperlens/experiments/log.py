@@ -195,14 +195,24 @@ def entries(experiment: str, *, folder: Path | None = None) -> list[dict[str, An
     return found
 
 
+def _verdicts(entry: Mapping[str, Any]) -> Any:
+    """What a confirmation concluded: each claim's statement and verdict, or its outcome."""
+    outcome = entry.get("outcome", {})
+    if isinstance(outcome, Mapping) and isinstance(outcome.get("claims"), list):
+        return [[c.get("statement"), c.get("holds")] for c in outcome["claims"]]
+    return outcome
+
+
 def audit(log: Sequence[Mapping[str, Any]], *, confirmations: int = 1) -> list[str]:
     """The log's breaches of its own rules, in words (an empty list when it keeps them).
 
     - Every confirmation entry runs on seeds that no earlier entry ran on, exploration or
       confirmation. A confirmation may be rerun (``make claims`` reruns the full sweeps): an
-      entry with the same design, seeds and config as an earlier confirmation is a rerun of it,
-      not a new use of its seeds. One design may be confirmed in parts, each on fresh seeds
-      (the build's run and the full sweeps).
+      entry with the same design, seeds and config as an earlier confirmation, that states the
+      same claims (their margins and windows are in their words) with the same verdicts, is a
+      rerun of it, not a new use of its seeds. Anything else on those seeds (a margin edited
+      after a failure, a verdict that changed) is a new confirmation on used seeds. One design
+      may be confirmed in parts, each on fresh seeds (the build's run and the full sweeps).
     - The log confirms exactly ``confirmations`` designs, whatever their status. Running
       confirmations of several designs and keeping the best chooses the design on the
       confirmation seeds, whether or not the others are later called "abandoned"; so a page
@@ -222,9 +232,9 @@ def audit(log: Sequence[Mapping[str, Any]], *, confirmations: int = 1) -> list[s
     confirmed: dict[str, list[str]] = {}  # design: the statuses of its confirmation runs
     for number, entry in enumerate(log, 1):
         if entry["purpose"] == "confirmation":
-            config = json.dumps(entry.get("config"), sort_keys=True)
+            config = json.dumps([entry.get("config"), _verdicts(entry)], sort_keys=True)
             key = (entry["design"], tuple(entry["seeds"]), config)
-            if key in runs:  # a rerun of the same confirmation
+            if key in runs:  # a rerun of the same confirmation, to the same verdicts
                 continue
             runs.add(key)
             reused = sorted(set(entry["seeds"]) & set(seen))
