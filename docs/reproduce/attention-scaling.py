@@ -28,14 +28,16 @@
 # (its reference [3], Britz et al., 2017), which this page does not repeat. What it tests is the
 # mechanism the sentence proposes, in three parts:
 #
-# 1. **At initialisation**, in footnote 4's setting: from which $d_k$ on is the unscaled softmax
-#    nearer one-hot than uniform, and from which $d_k$ on does it pass back less gradient? Two
-#    predictions, each with an interval.
+# 1. **At initialisation**, with normal components, one of the distributions footnote 4 allows:
+#    from which $d_k$ on is the unscaled softmax nearer one-hot than uniform, and from which
+#    $d_k$ on does it pass back less gradient? Two predictions, each with an interval.
 # 2. **In training**, one attention layer with and without the scale, each at its own tuned
-#    learning rate: equivalent at a small $d_k$, different at the paper's $d_k = 64$, and which
-#    way depends on the loss.
+#    learning rate: equivalent within a margin at a small $d_k$, different at $d_k = 64$ (the
+#    paper's value, in a much smaller model), and which way depends on the loss, for a reason
+#    section 2 shows.
 # 3. **Why the division, and not a smaller start?** Under gradient descent the two are the same
-#    computation, bit for bit; under Adam too, until common conventions get in the way.
+#    computation (bit for bit where $d_k^{1/4}$ is a power of two); under Adam too, until
+#    default settings get in the way.
 #
 # **What this notebook needs:** `paperlens` with its `notebooks` extra, which the install line
 # on the [home page](../index.md) gives. Everything on the page is computed by the next cell.
@@ -52,17 +54,28 @@ from paperlens.experiments import log
 setup, design = exp.PAGE, exp.DESIGN
 result = exp.run(setup)
 claims = exp.claims(result)
+described = exp.describe(result)  # asked by a review after the confirmation: not claims
 
 # %% tags=["hide-input"]
 alpha = pl.experiments.claims.ALPHA
+full = exp.full_entry(log.entries("attention_scaling"))
+logged = [c for c in full["outcome"]["claims"] if c["statement"].startswith("Adam at")]
+identities = sum(c.test.startswith("np.array_equal") for c in claims)
+tests = len(claims) + len(logged) - identities
 Markdown(
     f"""**How the claims are decided.** Each claim below was written down, with the test that
 decides it, before the run that decides it, in `exp.DESIGN`. Each is tested one-sided at the
 level {alpha:g}, on draws and seeds that no design choice saw; [Checking a claim
-honestly](checking-claims.md) explains the tests. The claims are tested one by one, with no
-correction for their number: the chance that any of the {len(claims)} passes while false is at
-most {len(claims)} × {alpha:g} = {len(claims) * alpha:g}. The last section lists every design
-tried.
+honestly](checking-claims.md) explains the tests. The page shows {len(claims) + len(logged)}
+verdicts: {len(claims)} decided in this build and {len(logged)} read from the log of the full
+sweeps. {identities} of them are identities, checked bit for bit, with no error rate; the other
+{tests} are tests, one by one, with no correction for their number. If each held its level, the
+chance that any of the {tests} passes while false would be at most {tests} × {alpha:g} =
+{tests * alpha:g}. That bound is nominal: the signed-rank tests behind claims 3 to 5 and the
+Adam claims hold their level only when the paired differences are symmetric about their centre,
+and section 2 shows that some are not (one seed far out, or two clusters). The descriptions
+measured after the confirmation, to answer a review, are labelled as such and decide nothing.
+The last section lists every design tried.
 
 <details><summary>The seeds, and how many</summary>
 
@@ -73,8 +86,10 @@ tried.
 # %% [markdown]
 # ## 1. At initialisation
 #
-# Draw $q$ and $n_k$ keys with $N(0, 1)$ components, as footnote 4 assumes, and compare the
-# softmax of the scores $q \cdot k_j$ with that of $q \cdot k_j / \sqrt{d_k}$. One draw first:
+# Draw $q$ and $n_k$ keys with $N(0, 1)$ components and compare the softmax of the scores
+# $q \cdot k_j$ with that of $q \cdot k_j / \sqrt{d_k}$. Footnote 4 assumes only independent
+# components with mean 0 and variance 1; the normal distribution is one that meets it, and the
+# end of this section shows what changes with another. One draw first:
 
 # %%
 rng = np.random.default_rng(0)
@@ -147,7 +162,8 @@ pl.show(
     f"and crosses the dashed midpoint ({mid:g}) at the vertical line, d_k = {weights_at:.1f}; "
     f"the scaled one stays near {wide.max_weight_scaled[last].mean():.2f}. Middle: the norm of "
     f"the softmax Jacobian, median and mean; unscaled, the median falls to "
-    f"{np.median(wide.jacobian_unscaled[last]):.1e} at d_k = {d[last]:g} while the mean stays at "
+    f"{np.median(wide.jacobian_unscaled[last]):.1e} at d_k = {d[last]:g} while the mean falls "
+    f"only from {wide.jacobian_unscaled[0].mean():.2f} to "
     f"{wide.jacobian_unscaled[last].mean():.2f}; scaled, both stay near "
     f"{np.median(wide.jacobian_scaled[last]):.2f}. Right: the share of draws whose Jacobian is "
     f"smaller unscaled rises through one half at the vertical line, d_k = {jacobian_at:.1f}.",
@@ -159,6 +175,25 @@ Markdown(exp.claims_markdown(claims[:2]))
 # %% tags=["hide-input"]
 J_u, J_s = wide.jacobian_unscaled[last], wide.jacobian_scaled[last]
 g_u, g_s = wide.grad_q_unscaled[last], wide.grad_q_scaled[last]
+
+
+def rms(u, s):  # the ratio of two root mean squares over the draws (last axis)
+    return np.sqrt(np.mean(u**2, axis=-1) / np.mean(s**2, axis=-1))
+
+
+rows = [
+    ("‖J‖, root mean square", rms(wide.jacobian_unscaled, wide.jacobian_scaled)),
+    ("‖J‖, mean", wide.jacobian_unscaled.mean(axis=1) / wide.jacobian_scaled.mean(axis=1)),
+    ("gradient to $q$, root mean square", rms(wide.grad_q_unscaled, wide.grad_q_scaled)),
+    ("gradient to $q$, mean", wide.grad_q_unscaled.mean(axis=1) / wide.grad_q_scaled.mean(axis=1)),
+]
+shown = [list(d).index(v) for v in (64, d[last])]
+batch_table = "\n\n| unscaled / scaled | " + " | ".join(f"$d_k = {d[i]:g}$" for i in shown)
+batch_table += " |\n" + "| --- " * (len(shown) + 1) + "|\n"
+batch_table += "\n".join(
+    f"| {name} | " + " | ".join(f"{r[i]:.2f}" for i in shown) + " |" for name, r in rows
+)
+grad_larger = d[np.argmax(rows[3][1] > 1)]
 med = exp.median_interval(J_u / J_s)
 mean_u, mean_s = exp.mean_interval(J_u), exp.mean_interval(J_s)
 Markdown(
@@ -168,12 +203,21 @@ $\\lVert J \\rVert$ unscaled / scaled is {med.estimate:.1e} (98% interval {med.l
 {med.high:.1e}), while the *means* differ only by a factor of
 {mean_s.estimate / mean_u.estimate:.1f}: most draws are saturated, and a few, where two keys
 nearly tie, pass back a lot and carry the mean. Toward $q$ itself the picture turns: the
-gradient reaching $q$ (for a random unit gradient at the weights) is $c\\,K^\\top J g$, and the
-scale multiplies it by $c = 1/\\sqrt{{d_k}}$. Its mean norm is {g_u.mean():.3f} unscaled against
-{g_s.mean():.3f} scaled, its median {np.median(g_u):.1e} against {np.median(g_s):.3f}: without
-the scale the gradient is not uniformly small but heavy-tailed, almost nothing for most queries
-and large for a few. So claim 2 is about the median, the typical query, and about the gradient
-to the scores.
+gradient reaching $q$ (for a random unit gradient at the weights) is $c\\,K^\\top J g$:
+besides changing $J$, the scale multiplies it by $c = 1/\\sqrt{{d_k}}$. Its mean norm is
+{g_u.mean():.3f} unscaled against {g_s.mean():.3f} scaled, its median {np.median(g_u):.1e}
+against {np.median(g_s):.3f}: without the scale the gradient is not uniformly small but
+heavy-tailed, almost nothing for most queries and large for a few. So claim 2 is about the
+median, the typical query, and about the gradient to the scores.
+
+**What a batch update sees** (a description). A full-batch gradient sums the queries'
+contributions, so what it feels is nearer the mean, or for independent directions the root
+mean square, than the median. Unscaled over scaled: {batch_table}
+
+By these statistics the softmax passes back {1 / rms(J_u, J_s):.1f} times less at
+$d_k = {d[last]:g}$ (root mean square), not {1 / med.estimate:,.0f} times, and the gradient
+reaching $q$ is *larger* without the scale in the mean from $d_k = {grad_larger:g}$ on: the
+scale shrinks the typical query's gradient, not the batch's.
 
 <details><summary>How the intervals are computed</summary>
 
@@ -188,6 +232,82 @@ from order statistics; the means' come from the normal approximation, which a he
 rough.
 </details>"""
 )
+
+# %% tags=["hide-input"]
+from scipy import stats
+
+entries = log.entries("attention_scaling")
+located = [i for i, e in enumerate(entries, 1) if e["design"] in exp.LOCATED_BY]
+kinds = {"normal": described.normal, "±1": described.rademacher}
+at = list(described.normal.d_k)
+z = stats.norm.ppf(1 - alpha)
+drawn = (
+    [x for x in setup.cross_d_ks if x < jacobian_at][-1],
+    [x for x in setup.cross_d_ks if x > jacobian_at][0],
+)
+
+
+def curves(s):  # the two curves of claims 1 and 2 at each d_k, with their standard errors
+    n = s.max_weight_unscaled.shape[1]
+    w = s.max_weight_unscaled
+    share = (s.jacobian_unscaled < s.jacobian_scaled).mean(axis=1)
+    return (w.mean(axis=1), w.std(axis=1, ddof=1) / np.sqrt(n)), (
+        share,
+        np.sqrt(share * (1 - share) / n),
+    )
+
+
+def between(x, curve, level):  # the neighbouring d_k whose estimates lie either side of level
+    y, se = curve
+    i = int(np.argmax(y >= level))
+    unsure = [f"{x[j]:g}" for j in (i - 1, i) if abs(y[j] - level) < z * se[j]]
+    note = f" (at {' and '.join(unsure)} within its interval of the level)" if unsure else ""
+    return f"between {x[i - 1]:g} and {x[i]:g}{note}"
+
+
+table = [
+    "| $d_k$ | "
+    + " | ".join(f"mean largest weight, {k} | share smaller ‖J‖, {k}" for k in kinds)
+    + " |",
+    "| --- " * (1 + 2 * len(kinds)) + "|",
+]
+found = {k: curves(v) for k, v in kinds.items()}
+w_hi = design.weights_crossing[1]  # claim 1's window ends here
+w_at, w_se = found["±1"][0][0][at.index(w_hi)], z * found["±1"][0][1][at.index(w_hi)]
+j_lo = max(x for x in at if x <= design.jacobian_crossing[0])  # at or below claim 2's window
+j_at, j_se = found["±1"][1][0][at.index(j_lo)], z * found["±1"][1][1][at.index(j_lo)]
+for i, d_k in enumerate(at):
+    cells = [f"{c[0][i]:.3f} ± {z * c[1][i]:.3f}" for k in kinds for c in found[k]]
+    table.append(f"| {d_k:g} | " + " | ".join(cells) + " |")
+Markdown(
+    f"""**What claims 1 and 2 test.** Both crossings were located while the design was
+explored, on other draws of the same normal distribution (log entries
+{", ".join(map(str, located))}), and that distribution fixes them: the confirmation could
+fail only through the Monte Carlo noise the design sized. So claims 1 and 2 measure where the
+crossings lie, with an interval; they do not test the paper. $d_k$ is an integer, and the
+intervals' decimals are those of the straight line between the $d_k$ drawn (for claim 2,
+between {drawn[0]} and {drawn[1]}), not of the curve.
+
+**Which distribution** (a description, measured after the confirmation on fresh draws from
+seed {exp.DESCRIBE_SEED}). Footnote 4 assumes independent components with mean 0 and variance
+1, and says nothing of their distribution. Components $\\pm 1$ with probability one half
+each meet it too.
+{described.normal.max_weight_unscaled.shape[1]:,} draws at each $d_k$, each estimate with its
+{100 * (1 - 2 * alpha):g}% interval:
+
+{chr(10).join(table)}
+
+With normal components the weights cross the midpoint {between(at, found["normal"][0], mid)}
+and the Jacobians {between(at, found["normal"][1], 0.5)}; with $\\pm 1$ components the weights
+cross {between(at, found["±1"][0], mid)} and the Jacobians
+{between(at, found["±1"][1], 0.5)}. So claims 1 and 2 would both fail with $\\pm 1$
+components: at $d_k = {w_hi}$ the mean largest weight is {w_at:.3f} ± {w_se:.3f}, still below
+the midpoint, and at $d_k = {j_lo}$ the share is already {j_at:.3f} ± {j_se:.3f}, above one
+half, below claim 2's window. The crossings of claims 1 and 2 are those of normal components,
+not of every distribution footnote 4 allows; that the unscaled softmax saturates and passes
+back less to the typical draw as $d_k$ grows holds for both."""
+)
+
 
 # %% [markdown]
 # ## 2. Training one attention layer
@@ -286,19 +406,86 @@ pl.show(
 Markdown(exp.claims_markdown(claims[2:5], start=3))
 
 # %% tags=["hide-input"]
-spread = np.sqrt(design.large_d_k)  # the unscaled scores' standard deviation at the start
+import inspect
+
+from paperlens.experiments.attention_training import train
+
+small_dk, large_dk, margin = design.small_d_k, design.large_d_k, design.margin
+hl = pl.experiments.claims.hodges_lehmann
+
+
+def differences(trained):  # unscaled minus scaled, log10 final loss, per test seed
+    return trained[1] - trained[0]
+
+
+def from_log(key):  # the full sweeps' test seeds, read from the log
+    arms = full["outcome"]["trained"][key]
+    return np.array([arms[a]["test log10 final"] for a in ("scaled", "unscaled")])
+
+
+page_small = differences(result.trained[f"mse d_k={small_dk}"].log_final())
+page_large = differences(result.trained[f"mse d_k={large_dk}"].log_final())
+full_small = differences(from_log(f"mse d_k={small_dk}"))
+full_large = differences(from_log(f"mse d_k={large_dk}"))
+shift = hl(full_small)
+outlier = np.sort(page_small)
+near = lambda x: np.abs(x) < 1  # noqa: E731 -- within a factor 10
+L, steps_long = described.long_loss, described.long_steps  # (2, seeds, steps)
+stuck = (L[1] > 1e-3).sum(axis=0)  # unscaled seeds above 1e-3 at each step count
+acc, spread_ce, matched = described.ce_accuracy, described.ce_spread, described.ce_matched
+d_model = inspect.signature(train).parameters["d_model"].default
+longer = ", ".join(
+    f"{np.median(L[0, :, i]):.1e} scaled against {np.median(L[1, :, i]):.1e} unscaled after {n}"
+    for i, n in enumerate(steps_long)
+)
 Markdown(
-    f"""**Why the loss decides it.** The two losses send different gradients back to the
-scores. With the MSE on the weights, the gradient $\\partial L / \\partial P$ passes through the
-softmax's Jacobian, which vanishes when the weights are near one-hot, whether on the right key
-or a wrong one: an unscaled layer that starts saturated on a wrong key hardly moves. With the
-cross-entropy, the gradient to the scores is $P - Y$ (divided by the number of queries): at a
-spike on the wrong key it is as large as it can be. There the unscaled layer's larger start
-(scores with standard deviation about $\\sqrt{{d_k}} = {spread:g}$
-instead of 1) is no handicap; and since the cross-entropy keeps falling as the scores grow, it
-is an advantage. Inside a Transformer the attention weights are not the output: the loss reaches the
-scores through $V$ and the softmax's Jacobian, as with the MSE here. The cross-entropy case is
-the situation of a classifier's output softmax, not of attention."""
+    f"""**What claims 3 to 5 show, and what they do not** (the numbers below marked *log* are
+the full sweeps', read from the log: the same design on {full_small.size} seeds and a grid a
+factor √2 apart; the longer runs and matched confidence are descriptions measured after the
+confirmation, on the page's test seeds).
+
+- **Claim 3 is equivalence within a margin, not "as well".** ±{margin:g} in log10 is a factor
+  {10**margin:.1f}. On this page the shift is {hl(page_small)}, and one seed ends
+  {10 ** outlier[-1]:.0f} times worse unscaled ({outlier[-1]:+.2f}; the others between
+  {outlier[0]:+.2f} and {outlier[-2]:+.2f}). In the full sweeps (*log*) the unscaled layer ends
+  worse on {int((full_small > 0).sum())} of {full_small.size} seeds, by a shift of {shift}, a
+  factor {10**shift.estimate:.1f}: inside the margin, and systematic. The margin was sized to
+  the page's grid, a factor 2 apart; the finer grid resolves a difference the margin absorbs.
+- **Claim 4 is a {setup.steps}-step result, and not one shift.** On this page the two
+  versions end within a factor 10 of each other on {int(near(page_large).sum())} of
+  {page_large.size} seeds, and on the rest the unscaled one ends
+  {page_large[~near(page_large)].min():.2f} to {page_large.max():.2f} worse in log10; in the
+  full sweeps (*log*), within a factor 10 on {int(near(full_large).sum())} of {full_large.size}
+  seeds, and {full_large[~near(full_large)].min():.2f} to {full_large.max():.2f} worse on the
+  rest. The Hodges–Lehmann shift summarises two clusters, not one shifted distribution.
+  Kept at the rates they chose and trained longer, the median loss is
+  {longer} steps, and {", ".join(f"{k}" for k in stuck)} of the {L.shape[1]} unscaled runs
+  are still above $10^{{-3}}$ there. For the median seed the scale buys speed; a share of
+  seeds stays stuck much longer.
+- **Claim 5's lower loss is larger scores, not a better fit.** Both versions put the largest
+  score on the right key for every query on every seed: the smallest accuracy over seeds is
+  {acc[0].min():.0%} scaled and {acc[1].min():.0%} unscaled. The unscaled layer's final scores
+  have a median standard deviation of {np.median(spread_ce[1]):.1f}, against
+  {np.median(spread_ce[0]):.1f} scaled, and the cross-entropy keeps falling as scores grow. With
+  each seed's two score matrices rescaled to the same standard deviation, the scaled layer's
+  loss is the lower on {int((matched[0] < matched[1]).sum())} of {matched.shape[1]} seeds
+  (medians {np.median(matched[0]):.1e} against {np.median(matched[1]):.1e}).
+
+**Why the losses differ.** With the MSE on the weights, the gradient $\\partial L / \\partial P$
+passes through the softmax's Jacobian, which vanishes when the weights are near one-hot, whether
+on the right key or a wrong one: an unscaled layer that starts saturated on a wrong key hardly
+moves. With the cross-entropy, the gradient to the scores is $P - Y$ (divided by the number of
+queries): at a spike on the wrong key it is as large as it can be, so the unscaled layer's
+larger start (scores $\\sqrt{{d_k}} = {np.sqrt(large_dk):g}$ times the scaled layer's) is no
+handicap, and its larger final scores lower the loss without a better fit. Inside a Transformer
+the attention weights are not the output: the loss reaches the scores through $V$ and the
+softmax's Jacobian, as with the MSE here. The cross-entropy case is the situation of a
+classifier's output softmax, not of attention. And $d_k = {large_dk}$ here is the paper's value
+in a much smaller model: keys and queries have $d_\\mathrm{{model}} = {d_model}$ components
+before projection, so $W_q W_k^\\top$ is a ${d_model} \\times {d_model}$ matrix at any
+$d_k \\ge {d_model}$, and $d_k$ changes only how large the scores start and how
+over-parametrised the product is (the paper's $d_k = d_\\mathrm{{model}}/h$ is smaller than its
+$d_\\mathrm{{model}}$)."""
 )
 
 # %% [markdown]
@@ -331,8 +518,18 @@ for name, (scaled, unscaled) in result.exact.items():
     print(f"{name}: {len(scaled)} seeds, equal bit for bit: {same}")
 
 # %% tags=["hide-input"]
+from paperlens.experiments.attention_training import BETA1, BETA2, Hyper
+
 exact_dk, full_dk = design.exact_d_k, exp.FULL.adam_d_k
-a = exact_dk**-0.25
+
+
+def tex(x):  # 4e-08 as 4 \times 10^{-8}
+    mantissa, exponent = f"{x:.0e}".split("e")
+    power = f"10^{{{int(exponent)}}}"
+    return power if mantissa == "1" else f"{mantissa} \\times {power}"
+
+
+a, eps = exact_dk**-0.25, Hyper._field_defaults["eps"]
 Markdown(
     f"""At $d_k = {exact_dk}$, $a = d_k^{{-1/4}} = {a:g}$ is a power of two, so
 multiplying by it is exact in floating point and every rounding happens the same way in both
@@ -340,18 +537,41 @@ runs: the loss curves agree to the last bit, on every seed and every step. At ot
 agree to rounding, and a chaotic run can amplify that.
 
 **What breaks it.** Under Adam, the reparametrisation needs $W_q, W_k$ to get their own learning
-rate and $\\epsilon$ while $W_v, W_o$ keep theirs. Conventions forbid that: one learning rate
-for every weight, one $\\epsilon$, weight decay at one strength for every weight, and an
-initialisation fixed by the framework rather than chosen per layer. Each of these makes "divide
-by $\\sqrt{{d_k}}$" and "start smaller" different things. The full sweeps measure each one alone
-(and the last, which is how the two layers usually differ: same start, same rate, same
-$\\epsilon$) at $d_k = {full_dk}$, both versions tuned on the same grid of the shared
-rate. They take minutes, so `make claims` runs them and records them in the log; the table below
-reads the log, not this build."""
+rate and $\\epsilon$ while $W_v, W_o$ keep theirs. Frameworks allow that (PyTorch's parameter
+groups give each group its own rate, $\\epsilon$ and weight decay, and μP's MuAdam sets rates
+per layer), but default settings put every weight in one group: one learning rate, one
+$\\epsilon$, one weight decay, and both layers started from the same draw. Each of these can make
+"divide by $\\sqrt{{d_k}}$" and "start smaller" different things. The full sweeps measure each
+one alone at $d_k = {full_dk}$, and the last as practice usually has it: same start, same rate,
+same $\\epsilon$. That arm is named "framework init" in the log; its start is footnote 4's unit
+variance for both layers, not any framework's default draw (PyTorch's `nn.Linear` starts with a
+third of that variance). Both versions are tuned on the same grid of the shared rate. Adam here
+uses $\\beta_1 = {BETA1:g}$, $\\beta_2 = {BETA2:g}$ and $\\epsilon = {tex(eps)}$, Kingma and Ba's
+defaults, not the paper's $\\beta_2 = 0.98$ and $\\epsilon = 10^{{-9}}$. The sweeps take
+minutes, so `make claims` runs them and records them in the log; the list below reads the log,
+not this build."""
 )
 
 # %% tags=["hide-input"]
-Markdown(exp.conventions_markdown(log.entries("attention_scaling")))
+a_full = full_dk**-0.25
+chose = full["outcome"]["adam"]["shared decay"]
+eta, eta_u = chose["scaled"]["chosen"], chose["shared decay"]["chosen"]
+decay, steps = exp.FULL.decay, exp.FULL.steps
+Markdown(
+    f"""{exp.conventions_markdown(log.entries("attention_scaling"))}
+
+Two of the four hardly act at this scale and budget, so their "equivalent" says little about
+the conventions. A fixed $\\epsilon$ gives $W_q, W_k$ ${tex(eps)}$ where the
+reparametrisation wants $\\epsilon / a = {tex(eps / a_full)}$: both far below $\\sqrt{{v}}$
+unless a gradient is nearly zero, so the two runs differ by little more than rounding. A
+shared decay $\\lambda = {decay:g}$ shrinks $W_q, W_k$ by
+$(1 - \\eta\\lambda)^{{{steps}}} = {(1 - eta * decay) ** steps:.3f}$ in the scaled layer
+and $U$ by $(1 - \\eta' a \\lambda)^{{{steps}}} = {(1 - eta_u * a_full * decay) ** steps:.3f}$
+in the unscaled one, at the rates they chose,
+$\\eta = 2^{{{np.log2(eta):g}}}$ and $\\eta' = 2^{{{np.log2(eta_u):g}}}$ ($a = {a_full:g}$).
+Over a long run, where decoupled decay largely sets the weights' norms, a shared decay need not
+leave the two layers equivalent; {steps} steps do not test that."""
+)
 
 # %% [markdown]
 # **Where this leads: μP.** If the division is a choice of starting scale and per-layer learning
@@ -406,10 +626,22 @@ assert log.audit(entries) == []
 # %% tags=["hide-input"]
 count = {kind: sum(e["purpose"] == kind for e in entries) for kind in log.PURPOSES}
 dropped = sorted({e["design"] for e in entries if e["status"] == "abandoned"})
+number = {e["design"]: i for i, e in enumerate(entries, 1)}  # each design's last entry
+after = [i for i, e in enumerate(entries, 1) if e["design"] == exp.DESCRIBED_AS]
 Markdown(
     f"""The log holds {len(entries)} entries: {count["exploration"]} exploration runs, among them
 {len(dropped)} designs tried and dropped ({", ".join(f"`{d}`" for d in dropped)}), and
 {count["confirmation"]} confirmation runs of `{design.name}`.
+
+The entries are in the order they were recorded, which is not always the order the designs were
+tried, and their dates are days: entry {number["explore-design-v1-power"]} already simulates the
+design with {design.tune_seeds} tuning seeds that entry {number["explore-v1-first-try"]}'s note
+says came after it, and entry {number["explore-design-power"]} records a design that the final
+one replaced. The commit each note names dates its code. None of these ran on confirmation
+seeds, so `log.audit`'s verdict does not depend on their order. Entry
+{", ".join(map(str, after))} records the descriptions measured after the confirmation (section
+1's components, section 2's longer runs and matched confidence); its training runs reuse the
+page's test seeds, already seen, and it decides nothing.
 
 <details><summary>The experiment log</summary>
 
@@ -418,25 +650,46 @@ Markdown(
 )
 
 # %% tags=["hide-input"]
-small_dk, large_dk = design.small_d_k, design.large_d_k
+ends_lower = [
+    n
+    for n in exp.CONVENTIONS
+    for c in logged
+    if c["holds"] and f"with a {n}, the" in c["statement"]
+]
+rad_w, rad_j = between(at, found["±1"][0], mid), between(at, found["±1"][1], 0.5)
 Markdown(
     f"""## What this shows, and what it does not
 
-**Shows.** With unit-variance $q$ and $k$, unscaled scores have standard deviation
-$\\sqrt{{d_k}}$, and the softmax over {n_k} keys is nearer one-hot than uniform from
-$d_k \\approx {weights_at:.0f}$ on; the typical draw passes back less gradient to its scores
-than the scaled one only from $d_k \\approx {jacobian_at:.0f}$ on, and far less at large
-$d_k$. Trained with the MSE on its weights, a single attention layer learns as well without the
-scale at $d_k = {small_dk}$ and far worse at $d_k = {large_dk}$; with the
-cross-entropy the unscaled layer ends *lower*. And the division is a reparametrisation: under
-gradient descent, and under Adam with per-layer settings, the scaled layer *is* an unscaled one
-started smaller, bit for bit.
+**Shows.** With $q$ and $k$ of independent $N(0, 1)$ components, unscaled scores have standard
+deviation $\\sqrt{{d_k}}$, the softmax over {n_k} keys is nearer one-hot than uniform from
+$d_k \\approx {weights_at:.0f}$ on, and the typical draw passes back less gradient to its scores
+than the scaled one from $d_k \\approx {jacobian_at:.0f}$ on, far less at large $d_k$ (the
+median ratio is {med.estimate:.1e} at $d_k = {d[last]:g}$). With $\\pm 1$ components, which
+footnote 4 allows as well, the two crossings lie {rad_w} and {rad_j}: where they lie depends on
+the distribution, that they exist does not. The batch's gradient shrinks much less than the
+typical draw's: by the root mean square, the softmax passes back
+{1 / rms(J_u, J_s):.1f} times less at $d_k = {d[last]:g}$, and the gradient reaching $q$ is
+larger without the scale.
 
-**Does not show.** That the scale matters in a Transformer: a one-layer model on a toy task,
-{setup.steps} full-batch steps, is not one, and the loss here reaches the scores more directly
-than in a deep model. Nor that additive attention outperforms unscaled dot-product attention,
-the paper's own evidence, which this page does not repeat. What it shows is narrower: the size
-of the scores when training starts, and the learning rate of $W_q, W_k$, are what the division
-sets; whether that matters depends on the loss and on conventions that tie those settings to
-the rest of the model."""
+Trained with the MSE on its weights, one attention layer without the scale ends within a factor
+{10**margin:.1f} of the scaled one at $d_k = {small_dk}$; on the full sweeps' finer grid it
+ends a factor {10**shift.estimate:.1f} worse, on {int((full_small > 0).sum())} of
+{full_small.size} seeds, inside that margin. At
+$d_k = {large_dk}$, after {setup.steps} steps, it ends far worse on most seeds and about as well
+on the rest; kept at its rate and trained longer, the median seed catches up and some seeds
+stay stuck. With the cross-entropy it ends *lower*, because its scores grow larger, not because
+it fits better. And the division is a reparametrisation: under gradient descent, and under Adam
+with per-layer settings, the scaled layer *is* an unscaled one started smaller, bit for bit
+where $d_k^{{1/4}}$ is a power of two.
+
+**Does not show.** That the scale matters in a Transformer: a one-layer model with
+$d_\\mathrm{{model}} = {d_model}$ on a toy task, {setup.steps} full-batch steps, is not one, and
+the loss here reaches the scores more directly than in a deep model. Nor that additive
+attention outperforms unscaled dot-product attention, the evidence the paper cites, which this
+page does not repeat. What it shows is narrower: the size of the scores when training starts,
+and the learning rate of $W_q, W_k$, are what the division sets. In every setting here shaped
+like attention, where the loss reaches the scores through the softmax's Jacobian (the MSE
+runs, and Adam learning $W_v, W_o$ with {" or ".join(f"a {n}" for n in ends_lower)}), the scaled
+layer ends lower at $d_k = {large_dk}$ or more within this budget; the one reversal is a
+classifier's output softmax, and is confidence, not fit."""
 )

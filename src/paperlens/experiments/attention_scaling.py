@@ -82,12 +82,15 @@ def scaling_at_init(
     trials: int,
     rng: np.random.Generator,
     perturbation: Perturbation | None = None,
+    components: Literal["normal", "rademacher"] = "normal",
 ) -> InitStats:
     r"""Peakedness and gradients of the attention softmax at random q, K, for each $d_k$.
 
     For each $d_k$ and trial: one query $q \sim N(0, I_{d_k})$, $n_k$ keys $k_j \sim N(0,
     I_{d_k})$ and a direction $g$, uniform on the unit sphere, for the gradient arriving at the
     weights. The scores are $c\, q \cdot k_j$ with $c = 1$ (unscaled) or $1/\sqrt{d_k}$ (scaled).
+    Footnote 4 assumes only independent components with mean 0 and variance 1: with
+    ``components="rademacher"`` each component of q and k is ±1 with probability 1/2 instead.
 
     Args:
         d_ks: the dimensions $d_k$ to try, each ≥ 1.
@@ -95,6 +98,8 @@ def scaling_at_init(
         trials: independent draws per $d_k$.
         rng: the random generator.
         perturbation: change the last bits of every drawn q and K (`claims.perturb`).
+        components: the distribution of q's and k's components, ``"normal"`` (N(0, 1)) or
+            ``"rademacher"`` (±1).
 
     Returns:
         ``InitStats`` with one number per ($d_k$, trial).
@@ -110,14 +115,20 @@ def scaling_at_init(
     """
     n_k = require_size(n_k, "n_k")
     trials = require_size(trials, "trials")
+    if components not in ("normal", "rademacher"):
+        raise ValueError(f"components must be 'normal' or 'rademacher', got {components!r}")
     d = np.array([require_size(d_k, "d_k") for d_k in d_ks], dtype=float)  # (m,)
     out = np.empty((6, len(d), trials))  # (statistic, m, trials)
     for i, d_k in enumerate(d_ks):
         chunk = max(1, 2**22 // (n_k * d_k))  # draws at a time: K stays under 32 MB
         for start in range(0, trials, chunk):
             T = min(chunk, trials - start)
-            q: FloatArray = rng.standard_normal((T, 1, d_k))  # (T, n_q=1, d_k)
-            K: FloatArray = rng.standard_normal((T, n_k, d_k))  # (T, n_k, d_k)
+            if components == "normal":
+                q: FloatArray = rng.standard_normal((T, 1, d_k))  # (T, n_q=1, d_k)
+                K: FloatArray = rng.standard_normal((T, n_k, d_k))  # (T, n_k, d_k)
+            else:  # ±1, mean 0 and variance 1
+                q = 2.0 * rng.integers(0, 2, (T, 1, d_k)) - 1  # (T, n_q=1, d_k)
+                K = 2.0 * rng.integers(0, 2, (T, n_k, d_k)) - 1  # (T, n_k, d_k)
             g = rng.standard_normal((T, 1, n_k))  # (T, 1, n_k)
             g /= np.linalg.norm(g, axis=-1, keepdims=True)  # a random unit gradient
             if perturbation is not None:  # a fresh perturbation for each d_k and chunk
@@ -452,7 +463,9 @@ class Design(NamedTuple):
     """Seeds the training claims are tested on."""
     power: float
     """The sample-size rule: the fewest test seeds at which each training claim held in at
-    least this share of simulated confirmations (log entry ``explore-design-v1-power``), and
+    least this share of simulated confirmations (log entry ``explore-design-v1-power``: subsets
+    drawn without replacement from 48 exploration seeds, so a share describes that pool, with
+    no interval, rather than estimating power), and
     enough draws that each end of each crossing has at least this power if the exploration's
     estimates are right (``explore-init-power``)."""
 
@@ -768,6 +781,126 @@ def record(result: Result, *, command: str, note: str = "") -> dict[str, Any]:
     )  # fmt: skip
 
 
+# --- Described after the confirmation: the second review's questions, not claims ---------------
+
+
+class Described(NamedTuple):
+    """What `describe` measures: descriptions asked for after the confirmation, not claims."""
+
+    normal: InitStats
+    """At `DESCRIBED_D_KS`, q and k with N(0, 1) components (the page's)."""
+    rademacher: InitStats
+    """The same d_k, q and k with ±1 components: footnote 4's assumptions hold too."""
+    long_steps: tuple[int, ...]
+    """The steps at which `long_loss` is read."""
+    long_loss: FloatArray
+    """MSE at DESIGN.large_d_k, each version kept at the rate it chose for the page's budget and
+    trained longer on the test seeds: the loss at each of `long_steps`, shape
+    ``(2, seeds, len(long_steps))``, scaled first."""
+    ce_accuracy: FloatArray
+    """Cross-entropy at DESIGN.large_d_k, at the chosen rates, on the test seeds: the share of
+    queries whose largest final score is on the right key, shape ``(2, seeds)``."""
+    ce_spread: FloatArray
+    """The standard deviation of each run's final scores, shape ``(2, seeds)``."""
+    ce_matched: FloatArray
+    """Each run's final cross-entropy with its scores rescaled to a common standard deviation,
+    the geometric mean of the two versions' on that seed: the loss at matched confidence, shape
+    ``(2, seeds)``."""
+
+
+DESCRIBED_D_KS = (6, 7, 8, 13, 14, 15, 20, 21)
+"""Where `describe` draws both kinds of components: each side of each crossing, for each kind."""
+
+DESCRIBED_AS = "explore-after-review-r20-2"
+"""The log's name for `describe`'s run, recorded by ``tools/explore/attention_scaling.py``."""
+
+LOCATED_BY = ("explore-init-sweep", "explore-v1-first-try", "explore-notebook-dev")
+"""The exploration entries of the log that located the crossings before the confirmation."""
+
+LONG_STEPS = (150, 600, 1500)
+"""The steps at which `describe` reads the longer MSE runs."""
+
+
+def final_scores(
+    hypers: Sequence[Hyper], seeds: Sequence[int], *, d_k: int, steps: int, loss: Loss
+) -> tuple[FloatArray, FloatArray]:
+    """The scores ``c Q K^T`` after `train`'s gradient descent, and the one-hot targets.
+
+    The same runs as `train` (same tasks, starts and updates) under plain gradient descent,
+    keeping the weights, which `train` does not return.
+
+    Returns:
+        The scores, shape ``(len(hypers), len(seeds), n, n_k)``, and the targets, the same shape.
+    """
+    from paperlens.experiments.attention_training import _loss_and_grads, _start
+
+    S = len(seeds)
+    task, weights = _start(seeds, 8, 32, 16, d_k, 16, 0.5, False, None)
+    tile = len(hypers)
+    X_k, X_q, Y = (np.tile(a, (tile, 1, 1)) for a in task)  # (R, n_k | n, ...)
+    params = [np.tile(w, (tile, 1, 1)) for w in weights]  # W_q, W_k: (R, d_model, d_k)
+    c = np.repeat([h.scale for h in hypers], S)[:, None, None]  # (R, 1, 1)
+    lr = np.repeat([h.lr for h in hypers], S)[:, None, None]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(steps):
+            _, grads = _loss_and_grads(params, X_q, X_k, Y, c, loss)
+            params = [p - lr * g for p, g in zip(params, grads, strict=True)]
+    Q, K = X_q @ params[0], X_k @ params[1]  # (R, n, d_k), (R, n_k, d_k)
+    scores = (Q * c) @ K.swapaxes(-1, -2)  # (R, n, n_k)
+    shape = (tile, S, *scores.shape[1:])
+    return scores.reshape(shape), Y.reshape(shape)
+
+
+def cross_entropy(scores: FloatArray, target: FloatArray) -> FloatArray:
+    """Mean cross-entropy of softmax(scores) against one-hot targets, over the last two axes."""
+    S = scores - scores.max(axis=-1, keepdims=True)  # (..., n, n_k)
+    log_P = S - np.log(np.exp(S).sum(axis=-1, keepdims=True))
+    return -(target * log_P).sum(axis=(-2, -1)) / scores.shape[-2]  # type: ignore[no-any-return]
+
+
+DESCRIBE_SEED = 7003
+"""Seeds `describe`'s draws at initialisation: used by no earlier run."""
+
+
+def describe(result: Result, *, seed: int = DESCRIBE_SEED, draws: int = DESIGN.draws) -> Described:
+    """Measure what the second review asked, after the confirmation: descriptions, not claims.
+
+    Where the crossings lie for ±1 components as well as normal ones (draws from ``seed``, fresh);
+    how the MSE runs at the large d_k go on past the page's budget; and whether the
+    cross-entropy's lower loss unscaled is a better fit or larger scores. The training runs use
+    the page's test seeds, already seen: nothing here decides a claim.
+
+    Args:
+        result: the page's run (`run` at `PAGE`), for its chosen rates and seeds.
+        seed: seeds the draws at initialisation.
+        draws: draws per d_k.
+
+    Returns:
+        The `Described` numbers.
+    """
+    s, D = result.setup, DESIGN
+    rng = np.random.default_rng(seed)
+    kw = dict(n_k=s.n_k, trials=draws, rng=rng)
+    normal = scaling_at_init(DESCRIBED_D_KS, **kw)  # type: ignore[arg-type]
+    rademacher = scaling_at_init(DESCRIBED_D_KS, components="rademacher", **kw)  # type: ignore[arg-type]
+    scales = (1 / math.sqrt(D.large_d_k), 1.0)
+
+    def chosen(key: str) -> list[Hyper]:
+        t = result.trained[key]
+        return [Hyper(scale=c, lr=t.rates[j, t.chosen[j]]) for j, c in enumerate(scales)]
+
+    mse = train(chosen(f"mse d_k={D.large_d_k}"), s.seeds, d_k=D.large_d_k, steps=LONG_STEPS[-1])
+    scores, Y = final_scores(
+        chosen(f"ce d_k={D.large_d_k}"), s.seeds, d_k=D.large_d_k, steps=s.steps, loss="ce"
+    )  # (2, seeds, n, n_k) each
+    accuracy = (scores.argmax(axis=-1) == Y.argmax(axis=-1)).mean(axis=-1)  # (2, seeds)
+    spread = scores.std(axis=(-2, -1))  # (2, seeds)
+    common = np.sqrt(spread[0] * spread[1])  # (seeds,)
+    matched = cross_entropy(scores * (common / spread)[..., None, None], Y)  # (2, seeds)
+    long_loss = mse[..., list(LONG_STEPS)]  # (2, seeds, len(LONG_STEPS))
+    return Described(normal, rademacher, LONG_STEPS, long_loss, accuracy, spread, matched)
+
+
 # --- For the page ------------------------------------------------------------------------------
 
 
@@ -857,7 +990,7 @@ def conventions_markdown(entries: Sequence[dict[str, Any]]) -> str:
     summary = (
         f"At this budget, {' and '.join(_math(n) for n, h in matters if h) or 'none'} made the "
         f"division matter; {' and '.join(_math(n) for n, h in same if h) or 'none'} left the two "
-        "layers equivalent."
+        "layers within the margin of each other."
         if len(held) == len(matters) + len(same)
         else "Not every prediction held: see each claim."
     )
@@ -913,12 +1046,23 @@ def design_markdown(entries: Sequence[dict[str, Any]]) -> str:
         for n in ns:
             cells = [f"{out[f'power n={n} {k}']:.3f}" for k in keys]
             rows.append(f"| {n} | " + " | ".join(cells) + " |")
+        pool, used = len(sim["seeds"]), D.tune_seeds + D.test_seeds
         text.append(
             f"**How many seeds.** Claims 3 to 5 use {D.tune_seeds} tuning seeds and "
             f"{D.test_seeds} test seeds, the fewest at which each held in at least {D.power:g} of "
-            f"the simulated confirmations: the whole procedure, tuning included, resampled "
-            f"{sim['config']['sims']} times from {len(sim['seeds'])} exploration seeds. The share "
-            "in which each held:\n\n" + "\n".join(rows)
+            f"the simulated confirmations: the whole procedure, tuning included, run "
+            f"{sim['config']['sims']} times on seeds drawn without replacement from a pool of "
+            f"{pool} exploration seeds. The share in which each held:\n\n"
+            + "\n".join(rows)
+            + f"\n\nThis is a rule, not a power estimate. At {D.test_seeds} test seeds each "
+            f"simulated confirmation uses {used} of the same {pool} seeds, so the shares "
+            "describe this pool more than the distribution of seeds: a pool with fewer seeds "
+            "far from the rest would give higher shares, one with more, lower. They carry no "
+            "interval, they need not rise with the number of seeds (a test whose interval one "
+            "outlying seed can spoil fails whenever the draw includes it), and they are "
+            "optimistic, the simulated confirmations sharing most of their seeds. What they "
+            "show is that the procedure, tuning included, held on most subsets of the seeds it "
+            "was designed on."
         )
     return "\n\n".join(text)
 
