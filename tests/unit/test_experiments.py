@@ -228,10 +228,45 @@ def test_the_logged_tables_read_the_log():
     listed = att.log_markdown(entries)
     assert all(f"`{e['design']}`" in listed for e in entries)
     assert listed.startswith("1. `v0-today`: exploration, abandoned,")
-    rerun = att.log_markdown([*entries, entries[-1], entries[-1]])
-    assert rerun.count("\n") == listed.count("\n")
-    assert f"`{entries[-1]['design']}` (rerun 3×):" in rerun.splitlines()[-1]
-    assert "How many seeds" in att.design_markdown(entries)
+    confirmed = [e for e in entries if e["purpose"] == "confirmation"][-1]
+    upto = entries.index(confirmed) + 1
+    rerun = att.log_markdown([*entries[:upto], confirmed, confirmed])
+    assert rerun.count("\n") == att.log_markdown(entries[:upto]).count("\n")
+    runs = sum(
+        e["purpose"] == "confirmation"
+        and (e["seeds"], e["config"]) == (confirmed["seeds"], confirmed["config"])
+        for e in entries[:upto]
+    )
+    assert f"`{confirmed['design']}` (rerun {runs + 2}×):" in rerun
+    seeds = att.design_markdown(entries)
+    assert "How many seeds" in seeds and "This is a rule, not a power estimate" in seeds
+    # exploration after the confirmation is disclosed, and not counted as the exploration before
+    assert "reused this page's test seeds for descriptions that decide nothing" in seeds
+    assert "to 1002." in seeds
+
+
+def test_rademacher_components_are_plus_or_minus_one():
+    # at d_k = 1 the unscaled scores are q k_j = ±1, so the largest weight takes one of the
+    # values e / (m e + (n_k - m) / e), m = 1 .. n_k keys scoring +1 (or 1 / n_k if none does)
+    s = att.scaling_at_init([1], n_k=4, trials=500, rng=np.random.default_rng(0),
+                            components="rademacher")  # fmt: skip
+    m = np.arange(1, 5)
+    possible = np.append(np.e / (m * np.e + (4 - m) / np.e), 1 / 4)
+    w = s.max_weight_unscaled[0]
+    assert np.all(np.min(np.abs(w[:, None] - possible), axis=1) < 1e-12)
+    assert np.array_equal(w, s.max_weight_scaled[0])  # 1/sqrt(1) = 1: the same scores
+    normal = att.scaling_at_init([1], n_k=4, trials=500, rng=np.random.default_rng(0))
+    assert len(np.unique(normal.max_weight_unscaled)) == 500
+    with pytest.raises(ValueError, match="components"):
+        att.scaling_at_init([1], n_k=4, trials=5, rng=np.random.default_rng(0), components="t")
+
+
+def test_final_scores_are_the_runs_train_reports():
+    hypers = [Hyper(scale=1 / 8, lr=1.0), Hyper(scale=1.0, lr=0.125)]
+    losses = train(hypers, [3, 4], d_k=64, steps=20, loss="ce")  # (2, seeds, steps + 1)
+    scores, target = att.final_scores(hypers, [3, 4], d_k=64, steps=20, loss="ce")
+    assert scores.shape == target.shape == (2, 2, 32, 8)
+    np.testing.assert_allclose(att.cross_entropy(scores, target), losses[..., -1], rtol=1e-9)
 
 
 def test_paired_greater_decides_by_the_pairs():

@@ -1006,8 +1006,10 @@ def _latest(entries: Sequence[dict[str, Any]], design: str) -> dict[str, Any] | 
 def design_markdown(entries: Sequence[dict[str, Any]]) -> str:
     """`DESIGN`'s seeds and sample sizes, with the simulations behind them read from the log."""
     D = DESIGN
-    explored = sorted({s for e in entries if e["purpose"] == "exploration" for s in e["seeds"]})
-    n_explore = sum(e["purpose"] == "exploration" for e in entries)
+    first = next((i for i, e in enumerate(entries) if e["purpose"] == "confirmation"), None)
+    before = [e for e in entries[:first] if e["purpose"] == "exploration"]
+    explored = sorted({s for e in before for s in e["seeds"]})
+    n_explore = len(before)
 
     def seeds(setup: Setup) -> str:
         return (
@@ -1015,10 +1017,17 @@ def design_markdown(entries: Sequence[dict[str, Any]]) -> str:
             f"test seeds {log._seed_range(setup.seeds)}"
         )
 
+    later = [i for i, e in enumerate(entries, 1) if e["design"] == DESCRIBED_AS]
     text = [
         f"**Seeds.** Exploration ({n_explore} log entries) used {len(explored)} seeds, from "
         f"{explored[0]} to {explored[-1]}. The confirmation uses seeds none of them used: on this "
-        f"page, {seeds(PAGE)}; in the full sweeps, {seeds(FULL)}.",
+        f"page, {seeds(PAGE)}; in the full sweeps, {seeds(FULL)}."
+        + (
+            f" After the confirmation, log entry {', '.join(map(str, later))} reused this page's "
+            "test seeds for descriptions that decide nothing."
+            if later
+            else ""
+        ),
         f"**Claim 3's margin**, ±{D.margin:g} in log10 final loss: {D.margin_reason}.",
     ]
     init = [
