@@ -33,8 +33,8 @@
 #    $d_k$ on does it pass back less gradient? Two predictions, each with an interval.
 # 2. **In training**, one attention layer with and without the scale, each at its own tuned
 #    learning rate: equivalent within a margin at a small $d_k$, different at $d_k = 64$ (the
-#    paper's value, in a much smaller model), and which way depends on the loss, for a reason
-#    section 2 shows.
+#    paper's value, in a much smaller model): with the MSE the scaled layer ends lower, with the
+#    cross-entropy the unscaled one, for a reason section 2 shows.
 # 3. **Why the division, and not a smaller start?** Under gradient descent the two are the same
 #    computation (bit for bit where $d_k^{1/4}$ is a power of two); under Adam too, until
 #    default settings get in the way.
@@ -302,7 +302,7 @@ and the Jacobians {between(at, found["normal"][1], 0.5)}; with $\\pm 1$ componen
 cross {between(at, found["±1"][0], mid)} and the Jacobians
 {between(at, found["±1"][1], 0.5)}. So claims 1 and 2 would both fail with $\\pm 1$
 components: at $d_k = {w_hi}$ the mean largest weight is {w_at:.3f} ± {w_se:.3f}, still below
-the midpoint, and at $d_k = {j_lo}$ the share is already {j_at:.3f} ± {j_se:.3f}, above one
+the midpoint, and at $d_k = {j_lo:g}$ the share is already {j_at:.3f} ± {j_se:.3f}, above one
 half, below claim 2's window. The crossings of claims 1 and 2 are those of normal components,
 not of every distribution footnote 4 allows; that the unscaled softmax saturates and passes
 back less to the typical draw as $d_k$ grows holds for both."""
@@ -563,7 +563,7 @@ Markdown(
 Two of the four hardly act at this scale and budget, so their "equivalent" says little about
 the conventions. A fixed $\\epsilon$ gives $W_q, W_k$ ${tex(eps)}$ where the
 reparametrisation wants $\\epsilon / a = {tex(eps / a_full)}$: both far below $\\sqrt{{v}}$
-unless a gradient is nearly zero, so the two runs differ by little more than rounding. A
+unless a gradient is nearly zero, so the two runs barely differ (the shift above). A
 shared decay $\\lambda = {decay:g}$ shrinks $W_q, W_k$ by
 $(1 - \\eta\\lambda)^{{{steps}}} = {(1 - eta * decay) ** steps:.3f}$ in the scaled layer
 and $U$ by $(1 - \\eta' a \\lambda)^{{{steps}}} = {(1 - eta_u * a_full * decay) ** steps:.3f}$

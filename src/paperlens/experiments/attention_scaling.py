@@ -11,7 +11,8 @@ and variance $d_k$."
 
 Three experiments, decided by the claims of `DESIGN`:
 
-- `scaling_at_init`: for random q and K as in footnote 4, how peaked the weights are and how
+- `scaling_at_init`: for random q and K with independent components of mean 0 and variance 1
+  as in footnote 4 (normal, or ±1), how peaked the weights are and how
   much gradient the softmax passes back, with and without the scale, as $d_k$ grows; `crossing`
   finds where the unscaled softmax turns from nearer uniform to nearer one-hot.
 - Training (:mod:`paperlens.experiments.attention_training`): one attention layer learns to find
