@@ -823,12 +823,32 @@ LONG_STEPS = (150, 600, 1500)
 
 
 def final_scores(
-    hypers: Sequence[Hyper], seeds: Sequence[int], *, d_k: int, steps: int, loss: Loss
+    hypers: Sequence[Hyper],
+    seeds: Sequence[int],
+    *,
+    d_k: int,
+    steps: int,
+    loss: Loss,
+    n_k: int = 8,
+    n: int = 32,
+    d_model: int = 16,
+    noise: float = 0.5,
 ) -> tuple[FloatArray, FloatArray]:
     """The scores ``c Q K^T`` after `train`'s gradient descent, and the one-hot targets.
 
-    The same runs as `train` (same tasks, starts and updates) under plain gradient descent,
-    keeping the weights, which `train` does not return.
+    The same runs as `train` (same tasks, starts and updates, the same defaults) under plain
+    gradient descent, keeping the weights, which `train` does not return.
+
+    Args:
+        hypers: the settings (``scale`` and ``lr`` are used), each run on every seed.
+        seeds: as in `train`.
+        d_k: the projected size.
+        steps: gradient-descent steps.
+        loss: ``"mse"`` or ``"ce"``.
+        n_k: stored keys per task.
+        n: queries per task.
+        d_model: the size of keys and queries before projection.
+        noise: the noise on the queries.
 
     Returns:
         The scores, shape ``(len(hypers), len(seeds), n, n_k)``, and the targets, the same shape.
@@ -836,7 +856,7 @@ def final_scores(
     from paperlens.experiments.attention_training import _loss_and_grads, _start
 
     S = len(seeds)
-    task, weights = _start(seeds, 8, 32, 16, d_k, 16, 0.5, False, None)
+    task, weights = _start(seeds, n_k, n, d_model, d_k, d_model, noise, False, None)
     tile = len(hypers)
     X_k, X_q, Y = (np.tile(a, (tile, 1, 1)) for a in task)  # (R, n_k | n, ...)
     params = [np.tile(w, (tile, 1, 1)) for w in weights]  # W_q, W_k: (R, d_model, d_k)
