@@ -276,6 +276,7 @@ w_hi = design.weights_crossing[1]  # claim 1's window ends here
 w_at, w_se = found["±1"][0][0][at.index(w_hi)], z * found["±1"][0][1][at.index(w_hi)]
 j_lo = max(x for x in at if x <= design.jacobian_crossing[0])  # at or below claim 2's window
 j_at, j_se = found["±1"][1][0][at.index(j_lo)], z * found["±1"][1][1][at.index(j_lo)]
+assert w_at + w_se < mid and j_at - j_se > 0.5  # what the text below says
 for i, d_k in enumerate(at):
     cells = [f"{c[0][i]:.3f} ± {z * c[1][i]:.3f}" for k in kinds for c in found[k]]
     table.append(f"| {d_k:g} | " + " | ".join(cells) + " |")
@@ -302,10 +303,10 @@ and the Jacobians {between(at, found["normal"][1], 0.5)}; with $\\pm 1$ componen
 cross {between(at, found["±1"][0], mid)} and the Jacobians
 {between(at, found["±1"][1], 0.5)}. So claims 1 and 2 would both fail with $\\pm 1$
 components: at $d_k = {w_hi}$ the mean largest weight is {w_at:.3f} ± {w_se:.3f}, still below
-the midpoint, and at $d_k = {j_lo:g}$ the share is already {j_at:.3f} ± {j_se:.3f}, above one
-half, below claim 2's window. The crossings of claims 1 and 2 are those of normal components,
-not of every distribution footnote 4 allows; that the unscaled softmax saturates and passes
-back less to the typical draw as $d_k$ grows holds for both."""
+the midpoint, and at $d_k = {j_lo:g}$, below claim 2's window, the share is already
+{j_at:.3f} ± {j_se:.3f}, above one half. The crossings of claims 1 and 2 are those of normal
+components, not of every distribution footnote 4 allows; that the unscaled softmax saturates
+and passes back less to the typical draw as $d_k$ grows holds for both."""
 )
 
 
