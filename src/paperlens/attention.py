@@ -112,7 +112,7 @@ def attention(
         array([[0.33333334, 0.33333334, 0.33333334]], dtype=float32)
     """
     x = check_attention_inputs(Q, K, V, mask, scale)
-    output, weights = _kernels.attention(x.Q, x.K, x.V, x.scale, x.additive)
+    output, weights = _kernels.attention(x.Q, x.K, x.V, x.scale, x.mask)
     return AttentionResult(output.astype(x.dtype, copy=False), weights.astype(x.dtype, copy=False))
 
 
@@ -174,7 +174,7 @@ def attention_backward(
     output_shape = (*x.batch, x.Q.shape[-2], x.V.shape[-1])
     G = _check_like(grad_output, "grad_output", output_shape, "the output's shape (..., n_q, d_v)")
     if weights is None:
-        P = _kernels.attention(x.Q, x.K, x.V, x.scale, x.additive)[1]  # (..., n_q, n_k)
+        P = _kernels.attention(x.Q, x.K, x.V, x.scale, x.mask)[1]  # (..., n_q, n_k)
     else:
         weights_shape = (*x.batch, x.Q.shape[-2], x.K.shape[-2])
         P = _check_like(weights, "weights", weights_shape, "the weights' shape (..., n_q, n_k)")
