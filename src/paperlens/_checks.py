@@ -42,8 +42,12 @@ def as_real_array(x: ArrayLike, name: str) -> FloatArray:
 
 def require_finite(a: FloatArray, name: str) -> None:
     """Raise ValueError if ``a`` holds NaN or ±inf, saying how many entries are bad."""
-    if np.isfinite(a).all():
-        return
+    # One pass and no array of flags: a NaN or ±inf entry makes the sum NaN or ±inf, so a
+    # finite sum proves every entry finite. (Finite entries can also sum past the largest float;
+    # then the entries themselves are looked at.)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.sum(a)) or np.isfinite(a).all():
+            return
     n_nan = int(np.isnan(a).sum())
     n_inf = int(np.isinf(a).sum())
     raise ValueError(

@@ -102,16 +102,18 @@ def softmax_(scores: FloatArray, *, axis: int = -1, name: str = "x") -> FloatArr
     # softmax(x) = softmax(x - c) for any c. With c = max(x) every exponent is <= 0, so exp cannot
     # overflow (exp(1e4) is inf in float32, and inf / inf is NaN). initial=-inf handles n = 0.
     top = np.max(scores, axis=axis, keepdims=True, initial=-np.inf)  # (..., 1, ...)
-    bad = np.isnan(top) | np.isposinf(top)
-    if bad.any():
-        raise ValueError(f"{name} must not hold NaN or +inf, but {int(bad.sum())} slices do")
-    # A slice that is all -inf has max -inf, and -inf - (-inf) is NaN: shift it by 0 instead.
-    top[np.isneginf(top)] = 0
+    if not np.isfinite(top).all():  # rare, so the common case costs one test
+        bad = np.isnan(top) | np.isposinf(top)
+        if bad.any():
+            raise ValueError(f"{name} must not hold NaN or +inf, but {int(bad.sum())} slices do")
+        # A slice that is all -inf has max -inf, and -inf - (-inf) is NaN: shift it by 0.
+        top[np.isneginf(top)] = 0
     with np.errstate(over="ignore"):  # x - max can only overflow to -inf, whose exp is the right 0
         np.subtract(scores, top, out=scores)
     np.exp(scores, out=scores)
     total = np.sum(scores, axis=axis, keepdims=True)  # (..., 1, ...), >= 1 unless all -inf
-    total[total == 0] = 1  # an all -inf slice: 0 / 1 gives zero weights rather than 0 / 0 = NaN
+    if not total.all():  # an all -inf slice: 0 / 1 gives zero weights rather than 0 / 0 = NaN
+        total[total == 0] = 1
     # One division per slice, then multiplications, which are cheaper than divisions.
     np.multiply(scores, 1 / total, out=scores)
     return scores
@@ -146,14 +148,16 @@ def attention_scores(Q: FloatArray, K_T: FloatArray, out: FloatArray | None = No
     with np.errstate(over="ignore", invalid="ignore"):
         # (..., n_q, d_k) x (..., d_k, n_k) -> (..., n_q, n_k)
         S: FloatArray = np.matmul(Q, K_T, out=out)
-    # The smallest and largest scores are ±inf if any overflowed, NaN if any is NaN: two passes
-    # over S, and no array of flags to allocate.
-    if S.size and not (np.isfinite(S.min()) and np.isfinite(S.max())):
+        # One pass, no array of flags: the sum is finite if every score is (a non-finite sum
+        # may also be large finite scores summing past the largest float: then look closer).
+        total = np.sum(S)
+    if not np.isfinite(total):
         found = [name for name, test in _OVERFLOWS.items() if test(S).any()]
-        raise ValueError(
-            f"the scores Q K^T · scale overflow {S.dtype} (to {' and '.join(found)}): scale "
-            "the inputs down or use float64"
-        )
+        if found:
+            raise ValueError(
+                f"the scores Q K^T · scale overflow {S.dtype} (to {' and '.join(found)}): "
+                "scale the inputs down or use float64"
+            )
     return S
 
 
@@ -177,7 +181,7 @@ _SCORES = "the scores Q K^T · scale + mask"
 BLOCK = 2**18
 """Scores per block of `attention`, 1 MiB in float32: small enough for the softmax's passes
 over a block to run in the CPU's cache, not through main memory."""
-MIN_ROWS = 128
+MIN_ROWS = 256
 """Query rows per block at the least: fewer would slow the matrix products."""
 
 

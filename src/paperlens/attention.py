@@ -112,6 +112,7 @@ def attention(
         array([[0.33333334, 0.33333334, 0.33333334]], dtype=float32)
     """
     x = check_attention_inputs(Q, K, V, mask, scale)
+    # softmax(Q K^T · scale + M) V, a block of query rows at a time: `_kernels.attention`
     output, weights = _kernels.attention(x.Q, x.K, x.V, x.scale, x.mask)
     return AttentionResult(output.astype(x.dtype, copy=False), weights.astype(x.dtype, copy=False))
 

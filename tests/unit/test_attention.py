@@ -537,3 +537,12 @@ def test_long_sequences_agree_with_the_formula(dtype):
     rtol = 1e-4 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(output, expected[0], rtol=rtol, atol=rtol / 100)
     np.testing.assert_allclose(weights, expected[1], rtol=rtol, atol=rtol / 1000)
+
+
+def test_inputs_whose_sum_overflows_are_still_finite():
+    # require_finite sums first, and looks closer when the sum is not finite.
+    big, zeros = np.full((3, 4), 3e38, np.float32), np.zeros((3, 4), np.float32)
+    assert np.isfinite(attention(big, zeros, big).output).all()
+    big[0, 0] = np.inf
+    with pytest.raises(ValueError, match="V must be finite but has 0 NaN and 1 infinite"):
+        attention(zeros, zeros, big)
