@@ -14,6 +14,7 @@ only (they stay private to it).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -137,10 +138,26 @@ _OVERFLOWS: dict[str, Callable[[FloatArray], NDArray[np.bool_]]] = {
 }
 
 
-def attention_scores(Q: FloatArray, K_T: FloatArray, out: FloatArray | None = None) -> FloatArray:
+def may_overflow(Q: FloatArray, K: FloatArray) -> bool:
+    """Whether a score q · k of the (scaled) queries Q and the keys K could overflow their dtype.
+
+    By Cauchy-Schwarz, every product and partial sum of q · k is at most |q| |k| in size (to
+    rounding, which the factor 2 below covers many times over). So if the largest |q| times the
+    largest |k| is below half the largest float, no score can overflow, and none needs a look.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):  # |q|^2 past the largest float: "may"
+        q2 = float(np.max(np.vecdot(Q, Q), initial=0))  # the largest |q|^2
+        k2 = float(np.max(np.vecdot(K, K), initial=0))  # the largest |k|^2
+    return not math.sqrt(q2) * math.sqrt(k2) < float(np.finfo(Q.dtype).max) / 2
+
+
+def attention_scores(
+    Q: FloatArray, K_T: FloatArray, out: FloatArray | None = None, look: bool = True
+) -> FloatArray:
     """Q K^T, into ``out`` if given, for finite Q and K^T; ValueError if a score overflows.
 
     Q is the scaled queries ``(..., n_q, d_k)`` and K_T the keys transposed ``(..., d_k, n_k)``.
+    ``look=False`` skips looking for an overflow where `may_overflow` has ruled one out.
     """
     # An overflow is found in the scores themselves, not from NumPy's floating-point flags: the
     # flags belong to a thread, and OpenBLAS computes a large product on several. Finite inputs
@@ -150,7 +167,7 @@ def attention_scores(Q: FloatArray, K_T: FloatArray, out: FloatArray | None = No
         S: FloatArray = np.matmul(Q, K_T, out=out)
         # One pass, no array of flags: the sum is finite if every score is (a non-finite sum
         # may also be large finite scores summing past the largest float: then look closer).
-        total = np.sum(S)
+        total = np.sum(S) if look else 0
     if not np.isfinite(total):
         found = [name for name, test in _OVERFLOWS.items() if test(S).any()]
         if found:
@@ -179,10 +196,11 @@ def mask_scores(
 
 _SCORES = "the scores Q K^T · scale + mask"
 BLOCK = 2**18
-"""Scores per block of `attention`, 1 MiB in float32: small enough for the softmax's passes
-over a block to run in the CPU's cache, not through main memory."""
-MIN_ROWS = 256
-"""Query rows per block at the least: fewer would slow the matrix products."""
+"""Scores per block of `attention` (1 MiB in float32), if a head's rows allow: small enough
+for the softmax's passes over a block to run in the CPU's cache, not through main memory."""
+MIN_ROWS = 512
+"""Query rows per block at the least: fewer make the matrix products slower, and each product
+is one more call that OpenBLAS shares out among its threads."""
 
 
 def score_blocks(batch: tuple[int, ...], n_q: int, n_k: int) -> Iterator[tuple[int | slice, ...]]:
@@ -219,6 +237,7 @@ def attention(
     # it overflows, the scores show it: attention_scores finds it there.
     with np.errstate(over="ignore", invalid="ignore"):
         Q = Q * Q.dtype.type(scale)  # (..., n_q, d_k)
+    look = may_overflow(Q, K)  # whether the scores need a look for an overflow
     Q = np.broadcast_to(Q, (*batch, *Q.shape[-2:]))  # (..., n_q, d_k), a view
     K_T = np.broadcast_to(K, (*batch, *K.shape[-2:])).swapaxes(-1, -2)  # (..., d_k, n_k)
     V = np.broadcast_to(V, (*batch, *V.shape[-2:]))  # (..., n_k, d_v)
@@ -227,7 +246,7 @@ def attention(
     output = np.empty((*batch, n_q, d_v), Q.dtype)  # (..., n_q, d_v)
     for rows in score_blocks(batch, n_q, n_k):  # rows of one or more heads: (..., bq)
         heads = rows[:-1]
-        S = attention_scores(Q[rows], K_T[heads], out=P[rows])  # Q K^T · scale: (..., bq, n_k)
+        S = attention_scores(Q[rows], K_T[heads], P[rows], look)  # Q K^T · scale: (..., bq, n_k)
         mask_scores(S, None if M is None else M[rows])  # + M: -inf where a key is masked
         softmax_(S, name=_SCORES)  # P = softmax(S), in place: (..., bq, n_k)
         np.matmul(S, V[heads], out=output[rows])  # O = P V: (..., bq, n_k) x (..., n_k, d_v)

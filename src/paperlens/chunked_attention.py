@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from paperlens._checks import FloatArray, check_attention_inputs, require_size
-from paperlens._kernels import attention_scores, mask_scores
+from paperlens._kernels import attention_scores, mask_scores, may_overflow
 from paperlens.attention import attention, causal_mask  # noqa: F401 (doctest)
 
 
@@ -97,6 +97,7 @@ def chunked_attention(
     M = None if x.mask is None else np.broadcast_to(x.mask, (*x.batch, n_q, n_k))  # a view
     output = np.empty((*x.batch, n_q, d_v), dtype)  # (..., n_q, d_v)
     fold = _Fold(min(block, n_q), min(block, n_k), d_v, dtype, masked=causal or M is not None)
+    look = may_overflow(Q_scaled, x.K)  # whether the scores need a look for an overflow
     for b in np.ndindex(*x.batch):  # one head at a time
         for q0 in range(0, n_q, block):
             rows = slice(q0, min(q0 + block, n_q))
@@ -108,7 +109,7 @@ def chunked_attention(
                 diagonal = q0 + n_k - n_q - k0
                 if causal and diagonal <= -fold.rows:  # every key of the block, for every row
                     continue
-                S = attention_scores(Qs[b][rows], K_T[b][:, keys], out=fold.scores(keys))
+                S = attention_scores(Qs[b][rows], K_T[b][:, keys], fold.scores(keys), look)
                 if M is not None:
                     mask_scores(S, M[b][rows, keys], fold.flags(keys))
                 if causal and diagonal < keys.stop - k0 - 1:  # the block meets the diagonal
