@@ -18,6 +18,12 @@ NumPy call on one thread, whatever ``--threads`` says.
 
 NumPy (OpenBLAS) and torch are given the same number of threads; the thread variables are set
 before NumPy is imported. Run it on an idle machine: the numbers are only as quiet as it is.
+On a loaded one, each product OpenBLAS shares among threads waits for the slowest of them, so
+code that makes more such calls (paperlens, a block of rows at a time) suffers more.
+
+What the three do differs: paperlens returns the weights, so it writes the whole (n, n) table,
+which torch's fused kernel never forms, and its softmax's passes over the table are NumPy
+calls, each on one thread whatever ``--threads`` says; ``--profile`` shows their share.
 """
 
 import argparse
