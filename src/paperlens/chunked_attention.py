@@ -163,7 +163,8 @@ class _Fold:
         # A row with no allowed key so far keeps m = -inf; shifting it by 0 instead keeps
         # exp(-inf - (-inf)) = NaN away: its exponentials are all exp(-inf) = 0.
         shift = np.where(np.isneginf(m_new), 0, m_new)  # (rows, 1)
-        S -= shift
+        with np.errstate(over="ignore"):  # s - m can only overflow to -inf: the right e^s = 0
+            S -= shift
         np.exp(S, out=S)  # (rows, bk), every entry in [0, 1]
         rescale = np.exp(m - shift)  # (rows, 1): from the old maximum to the new one
         ell *= rescale
