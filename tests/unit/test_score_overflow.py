@@ -10,6 +10,7 @@ with either sign.
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_info
 
 import paperlens as pl
 
@@ -24,6 +25,29 @@ def inputs_with_one_overflowing_score(row, sign):
     Q[row] = sign * 1e20
     K[row] = 1e20  # its other scores, about 1e20, stay finite
     return Q, K, V
+
+
+def openblas_threads():
+    return max(
+        (lib["num_threads"] for lib in threadpool_info() if lib["internal_api"] == "openblas"),
+        default=1,
+    )
+
+
+@pytest.mark.skipif(openblas_threads() < 2, reason="OpenBLAS runs on one thread here: no worker")
+def test_these_sizes_put_some_overflows_on_a_worker_thread():
+    # What makes the tests below worth running: at this size NumPy's flags miss an overflow
+    # that OpenBLAS computes on a worker thread, so only a look at the scores finds it.
+    seen = []
+    for row in (0, N // 2 + 3, N - 1):
+        Q, K, _ = inputs_with_one_overflowing_score(row, 1)
+        with np.errstate(over="raise", invalid="raise"):
+            try:
+                Q @ K.T  # (N, d_k) x (d_k, N) -> (N, N), one score of +inf at (row, row)
+                seen.append(False)
+            except FloatingPointError:
+                seen.append(True)
+    assert not all(seen), "every overflow raised the caller's flag: these sizes test nothing"
 
 
 FUNCTIONS = {
