@@ -72,12 +72,14 @@ def attention(
     Returns:
         ``AttentionResult(output, weights)``: output shape ``(..., n_q, d_v)``, weights shape
         ``(..., n_q, n_k)`` with rows summing to 1. A query that may attend to no key (its
-        mask row all False, or all -inf after adding) gets zero weights and a zero output
-        row, as PyTorch does. A finite mask such as -1e9 is added, and on a whole row it masks
-        nothing, with a result that depends on the dtype. In float64, where numbers near 1e9
-        are $2^{-23}$ apart, the row keeps its unmasked weights to about 1e-7 relative. In
-        float32 they are 64 apart: each score becomes -1e9 plus a multiple of 64, every score
-        under 32 in size becomes exactly -1e9, and a row of such scores gets uniform weights.
+        mask row all False, or all -inf after adding) gets zero weights, and a zero output
+        row as ``torch.nn.functional.scaled_dot_product_attention`` does
+        (``torch.nn.MultiheadAttention`` with ``need_weights=True`` gives NaN there). A
+        finite mask such as -1e9 is added, and on a whole row it masks nothing, with a result
+        that depends on the dtype. In float64, where numbers near 1e9 are $2^{-23}$ apart, the
+        row keeps its unmasked weights to about 1e-7 relative. In float32 they are 64 apart:
+        each score becomes -1e9 plus a multiple of 64, every score under 32 in size becomes
+        exactly -1e9, and a row of such scores gets uniform weights.
         The dtype is the common floating dtype of Q, K and V (float32 stays float32; float16
         is computed in float32; integers give float64).
 
