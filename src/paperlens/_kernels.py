@@ -246,10 +246,10 @@ def attention(
     output = np.empty((*batch, n_q, d_v), Q.dtype)  # (..., n_q, d_v)
     for rows in score_blocks(batch, n_q, n_k):  # rows of one or more heads: (..., bq)
         heads = rows[:-1]
-        S = attention_scores(Q[rows], K_T[heads], P[rows], look)  # Q K^T · scale: (..., bq, n_k)
-        mask_scores(S, None if M is None else M[rows])  # + M: -inf where a key is masked
-        softmax_(S, name=_SCORES)  # P = softmax(S), in place: (..., bq, n_k)
-        np.matmul(S, V[heads], out=output[rows])  # O = P V: (..., bq, n_k) x (..., n_k, d_v)
+        S = attention_scores(Q[rows], K_T[heads], P[rows], look)  # S = Q K^T · scale, in P
+        mask_scores(S, None if M is None else M[rows])  # S + M: -inf where a key is masked
+        weights = softmax_(S, name=_SCORES)  # softmax(S + M), in place: (..., bq, n_k)
+        np.matmul(weights, V[heads], out=output[rows])  # O = P V: (..., bq, n_k) x (..., n_k, d_v)
     return output, P
 
 
