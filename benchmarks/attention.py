@@ -8,10 +8,22 @@ Prints median wall times (ms) over several runs, after warm-up, of
 
 for float32 inputs, and the ratios paperlens/torch and paperlens/bare.
 
-    .venv/bin/python benchmarks/attention.py [--threads 2] [--repeat 9]
+    .venv/bin/python benchmarks/attention.py [--threads 2] [--repeat 9] [--profile]
+
+``--profile`` adds, for each shape, where paperlens.attention's time goes: the steps of its
+kernel (`paperlens._kernels.attention`), each timed and summed over the kernel's blocks, the
+median over the runs. The two products are the floor of any NumPy version that forms the
+scores; the softmax's passes over each block (max, subtract, exp, sum, multiply) are each one
+NumPy call on one thread, whatever ``--threads`` says.
 
 NumPy (OpenBLAS) and torch are given the same number of threads; the thread variables are set
 before NumPy is imported. Run it on an idle machine: the numbers are only as quiet as it is.
+On a loaded one, each product OpenBLAS shares among threads waits for the slowest of them, so
+code that makes more such calls (paperlens, a block of rows at a time) suffers more.
+
+What the three do differs: paperlens returns the weights, so it writes the whole (n, n) table,
+which torch's fused kernel never forms, and its softmax's passes over the table are NumPy
+calls, each on one thread whatever ``--threads`` says; ``--profile`` shows their share.
 """
 
 import argparse
@@ -28,6 +40,7 @@ def parse_args():
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--repeat", type=int, default=9, help="timed runs (median), >= 5")
     parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--profile", action="store_true", help="where paperlens's time goes")
     return parser.parse_args()
 
 
@@ -97,8 +110,85 @@ def main():
         ratio = f"{ours / ms['torch']:>8.2f}" if torch else f"{'-':>8}"
         row = f"{str(shape):<18} {ours:>9.2f} {theirs} {ms['bare']:>7.2f}"
         print(f"{row} {ratio} {ours / ms['bare']:>7.2f}")
+    if args.profile:
+        for shape in SHAPES:
+            Q, K, V = (rng.standard_normal(shape, dtype=np.float32) for _ in range(3))
+            profile(Q, K, V, args.repeat, args.warmup)
     print(f"load at the end {os.getloadavg()[0]:.2f}")
     return 0
+
+
+def profile(Q, K, V, repeat, warmup):
+    """Print the median time of each step of paperlens._kernels.attention, over its blocks.
+
+    The steps are those of the kernel, in its order, with its block sizes (score_blocks), and
+    the checks of paperlens.attention before them; softmax_'s own tests of the row maxima and
+    sums, on (bq, 1) arrays, are left out.
+    """
+    import numpy as np
+
+    from paperlens import _kernels
+    from paperlens._checks import check_attention_inputs
+
+    steps = ["checks", "scale Q", "overflow bound", "Q K^T", "overflow look", "max", "subtract"]
+    steps += ["exp"]
+    steps += ["sum", "multiply", "P V"]
+
+    def run(times):
+        clock = time.perf_counter
+        t = clock()
+
+        def tick(step):
+            nonlocal t
+            now = clock()
+            times[step] += now - t
+            t = now
+
+        x = check_attention_inputs(Q, K, V, None, None)
+        tick("checks")
+        Qs = x.Q * x.Q.dtype.type(x.scale)
+        K_T = x.K.swapaxes(-1, -2)
+        P = np.empty((*x.batch, Q.shape[-2], K.shape[-2]), np.float32)
+        output = np.empty((*x.batch, Q.shape[-2], V.shape[-1]), np.float32)
+        tick("scale Q")
+        look = _kernels.may_overflow(Qs, x.K)  # Cauchy-Schwarz: |q . k| <= |q| |k|
+        tick("overflow bound")
+        for rows in _kernels.score_blocks(x.batch, Q.shape[-2], K.shape[-2]):
+            heads = rows[:-1]
+            S = np.matmul(Qs[rows], K_T[heads], out=P[rows])
+            tick("Q K^T")
+            if look:  # only if the bound cannot rule an overflow out
+                np.isfinite(np.sum(S))
+            tick("overflow look")
+            top = np.max(S, axis=-1, keepdims=True)
+            tick("max")
+            np.subtract(S, top, out=S)
+            tick("subtract")
+            np.exp(S, out=S)
+            tick("exp")
+            total = np.sum(S, axis=-1, keepdims=True)
+            tick("sum")
+            np.multiply(S, 1 / total, out=S)
+            tick("multiply")
+            np.matmul(S, x.V[heads], out=output[rows])
+            tick("P V")
+
+    runs = []
+    for i in range(warmup + repeat):
+        times = dict.fromkeys(steps, 0.0)
+        start = time.perf_counter()
+        run(times)
+        times["total"] = time.perf_counter() - start
+        if i >= warmup:
+            runs.append(times)
+    median = {step: 1e3 * statistics.median(r[step] for r in runs) for step in [*steps, "total"]}
+    print(f"\nwhere paperlens.attention's time goes, {Q.shape}, median ms of {repeat} runs:")
+    for step in steps:
+        print(f"  {step:<22} {median[step]:>8.2f}  {median[step] / median['total']:>5.0%}")
+    products = median["Q K^T"] + median["P V"]
+    passes = sum(median[step] for step in ("max", "subtract", "exp", "sum", "multiply"))
+    print(f"  {'total':<22} {median['total']:>8.2f}")
+    print(f"  the two products {products:.2f} ms; the softmax's five passes {passes:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -42,8 +42,12 @@ def as_real_array(x: ArrayLike, name: str) -> FloatArray:
 
 def require_finite(a: FloatArray, name: str) -> None:
     """Raise ValueError if ``a`` holds NaN or ±inf, saying how many entries are bad."""
-    if np.isfinite(a).all():
-        return
+    # One pass and no array of flags: a NaN or ±inf entry makes the sum NaN or ±inf, so a
+    # finite sum proves every entry finite. (Finite entries can also sum past the largest float;
+    # then the entries themselves are looked at.)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.sum(a)) or np.isfinite(a).all():
+            return
     n_nan = int(np.isnan(a).sum())
     n_inf = int(np.isinf(a).sum())
     raise ValueError(
@@ -84,44 +88,42 @@ def require_real_scalar(value: float, name: str) -> float:
     return x
 
 
-def as_mask(mask: ArrayLike, scores_shape: tuple[int, ...], dtype: np.dtype[Any]) -> FloatArray:
-    """A boolean or additive mask as ``dtype`` values to add to the scores.
+def check_mask(mask: ArrayLike, scores_shape: tuple[int, ...]) -> NDArray[Any]:
+    """A boolean or additive mask, checked but neither converted nor expanded.
+
+    The kernels apply it to each block of scores as they go (`_kernels.mask_scores`), so a
+    mask costs no memory beyond its own, and a broadcastable one (say ``(n_q, n_k)`` for every
+    head) is never expanded to the scores' full shape.
 
     Args:
         mask: bool (True = may attend) or floating (added to the scores), broadcastable to
             ``scores_shape``.
         scores_shape: the shape of the scores, ``(..., n_q, n_k)``.
-        dtype: the floating dtype the scores are computed in.
 
     Returns:
-        The additive form: 0 where a key may be attended and -inf where it may not (bool masks),
-        or the float mask itself, cast to ``dtype``.
+        The mask as an array: bool, or floating in its own dtype.
 
     Raises:
         TypeError: integer (ambiguous: 0/1 flags or additive?), complex or non-numeric masks.
         ValueError: a shape that does not broadcast to the scores, NaN, or +inf.
     """
     m = np.asarray(mask)
-    additive: FloatArray
-    if m.dtype.kind == "b":
-        additive = np.where(m, dtype.type(0), dtype.type(-np.inf))
-    elif m.dtype.kind == "f":
-        if np.isnan(m).any():
+    if m.dtype.kind == "f":
+        # One reduction and no temporary array of the mask's size: max is NaN if any entry is.
+        top = np.max(m, initial=-np.inf)
+        if np.isnan(top):
             raise ValueError(f"mask must not hold NaN, but {int(np.isnan(m).sum())} entries are")
-        if np.isposinf(m).any():
+        if top == np.inf:
             raise ValueError(
                 "mask must not hold +inf: use 0 where a key may be attended and -inf "
                 "(or a large negative number such as -1e9) where it may not"
             )
-        # A large negative float64 (e.g. -1e300) becomes -inf in float32: still "never attend".
-        with np.errstate(over="ignore"):
-            additive = m.astype(dtype, copy=False)
     elif m.dtype.kind in "iu":
         raise TypeError(
             f"mask must be bool (True = may attend) or floating (added to the scores), "
             f"got {m.dtype}; for 0/1 flags pass mask.astype(bool)"
         )
-    else:
+    elif m.dtype.kind != "b":
         raise TypeError(f"mask must be a bool or floating array, got dtype {m.dtype}")
     try:
         broadcast = np.broadcast_shapes(m.shape, scores_shape)
@@ -132,7 +134,7 @@ def as_mask(mask: ArrayLike, scores_shape: tuple[int, ...], dtype: np.dtype[Any]
             f"mask of shape {m.shape} does not broadcast to the scores' shape "
             f"(..., n_q, n_k) = {scores_shape}"
         )
-    return additive
+    return m
 
 
 class AttentionInputs(NamedTuple):
@@ -141,7 +143,7 @@ class AttentionInputs(NamedTuple):
     Q: FloatArray
     K: FloatArray
     V: FloatArray
-    additive: FloatArray | None  # the mask as numbers to add to the scores
+    mask: NDArray[Any] | None  # bool (True = may attend) or floating (added), not expanded
     scale: float
     dtype: np.dtype[Any]  # of the results
     batch: tuple[int, ...]  # the broadcast batch dims of Q, K and V
@@ -177,6 +179,6 @@ def check_attention_inputs(
     work = np.promote_types(dtype, np.float32)  # float16 matmuls and sums run in float32
     Q, K, V = (x.astype(work, copy=False) for x in (Q, K, V))
     scores_shape = (*batch, Q.shape[-2], K.shape[-2])
-    additive = None if mask is None else as_mask(mask, scores_shape, work)
+    mask_ = None if mask is None else check_mask(mask, scores_shape)
     scale_ = 1 / math.sqrt(Q.shape[-1]) if scale is None else require_real_scalar(scale, "scale")
-    return AttentionInputs(Q, K, V, additive, scale_, dtype, batch)
+    return AttentionInputs(Q, K, V, mask_, scale_, dtype, batch)

@@ -14,7 +14,12 @@ only (they stay private to it).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Iterator
+from typing import Any
+
 import numpy as np
+from numpy.typing import NDArray
 
 from paperlens._checks import FloatArray
 
@@ -98,16 +103,18 @@ def softmax_(scores: FloatArray, *, axis: int = -1, name: str = "x") -> FloatArr
     # softmax(x) = softmax(x - c) for any c. With c = max(x) every exponent is <= 0, so exp cannot
     # overflow (exp(1e4) is inf in float32, and inf / inf is NaN). initial=-inf handles n = 0.
     top = np.max(scores, axis=axis, keepdims=True, initial=-np.inf)  # (..., 1, ...)
-    bad = np.isnan(top) | np.isposinf(top)
-    if bad.any():
-        raise ValueError(f"{name} must not hold NaN or +inf, but {int(bad.sum())} slices do")
-    # A slice that is all -inf has max -inf, and -inf - (-inf) is NaN: shift it by 0 instead.
-    top[np.isneginf(top)] = 0
+    if not np.isfinite(top).all():  # rare, so the common case costs one test
+        bad = np.isnan(top) | np.isposinf(top)
+        if bad.any():
+            raise ValueError(f"{name} must not hold NaN or +inf, but {int(bad.sum())} slices do")
+        # A slice that is all -inf has max -inf, and -inf - (-inf) is NaN: shift it by 0.
+        top[np.isneginf(top)] = 0
     with np.errstate(over="ignore"):  # x - max can only overflow to -inf, whose exp is the right 0
         np.subtract(scores, top, out=scores)
     np.exp(scores, out=scores)
     total = np.sum(scores, axis=axis, keepdims=True)  # (..., 1, ...), >= 1 unless all -inf
-    total[total == 0] = 1  # an all -inf slice: 0 / 1 gives zero weights rather than 0 / 0 = NaN
+    if not total.all():  # an all -inf slice: 0 / 1 gives zero weights rather than 0 / 0 = NaN
+        total[total == 0] = 1
     # One division per slice, then multiplications, which are cheaper than divisions.
     np.multiply(scores, 1 / total, out=scores)
     return scores
@@ -124,41 +131,125 @@ def softmax_backward(w: FloatArray, grad: FloatArray, *, axis: int = -1) -> Floa
     return grad_s
 
 
+_OVERFLOWS: dict[str, Callable[[FloatArray], NDArray[np.bool_]]] = {
+    "+inf": np.isposinf,
+    "-inf": np.isneginf,
+    "NaN": np.isnan,
+}
+
+
+def may_overflow(Q: FloatArray, K: FloatArray) -> bool:
+    """Whether a score q · k of the (scaled) queries Q and the keys K could overflow their dtype.
+
+    By Cauchy-Schwarz, every product and partial sum of q · k is at most |q| |k| in size (to
+    rounding, which the factor 2 below covers many times over). So if the largest |q| times the
+    largest |k| is below half the largest float, no score can overflow, and none needs a look.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):  # |q|^2 past the largest float: "may"
+        q2 = float(np.max(np.vecdot(Q, Q), initial=0))  # the largest |q|^2
+        k2 = float(np.max(np.vecdot(K, K), initial=0))  # the largest |k|^2
+    return not math.sqrt(q2) * math.sqrt(k2) < float(np.finfo(Q.dtype).max) / 2
+
+
 def attention_scores(
-    Q: FloatArray, K: FloatArray, scale: float, out: FloatArray | None = None
+    Q: FloatArray, K_T: FloatArray, out: FloatArray | None = None, look: bool = True
 ) -> FloatArray:
-    """Q K^T · scale, into ``out`` if given; ValueError if it overflows Q's dtype."""
-    with np.errstate(over="raise", invalid="raise"):
-        try:
-            # The scale goes into Q (n_q·d_k products) rather than the scores (n_q·n_k products).
-            Q = Q * Q.dtype.type(scale)  # (..., n_q, d_k)
-            K_T = K.swapaxes(-1, -2)  # (..., d_k, n_k)
-            scores: FloatArray = np.matmul(Q, K_T, out=out)  # (..., n_q, n_k)
-        except FloatingPointError:
+    """Q K^T, into ``out`` if given, for finite Q and K^T; ValueError if a score overflows.
+
+    Q is the scaled queries ``(..., n_q, d_k)`` and K_T the keys transposed ``(..., d_k, n_k)``.
+    ``look=False`` skips looking for an overflow where `may_overflow` has ruled one out.
+    """
+    # An overflow is found in the scores themselves, not from NumPy's floating-point flags: the
+    # flags belong to a thread, and OpenBLAS computes a large product on several. Finite inputs
+    # give a score of ±inf or NaN only by overflowing; a mask's -inf is added after this check.
+    with np.errstate(over="ignore", invalid="ignore"):
+        # (..., n_q, d_k) x (..., d_k, n_k) -> (..., n_q, n_k)
+        S: FloatArray = np.matmul(Q, K_T, out=out)
+        # One pass, no array of flags: the sum is finite if every score is (a non-finite sum
+        # may also be large finite scores summing past the largest float: then look closer).
+        total = np.sum(S) if look else 0
+    if not np.isfinite(total):
+        found = [name for name, test in _OVERFLOWS.items() if test(S).any()]
+        if found:
             raise ValueError(
-                f"the scores Q K^T · scale overflow {Q.dtype}: scale the inputs down or use float64"
-            ) from None
-    return scores
+                f"the scores Q K^T · scale overflow {S.dtype} (to {' and '.join(found)}): "
+                "scale the inputs down or use float64"
+            )
+    return S
+
+
+def mask_scores(
+    S: FloatArray, mask: NDArray[Any] | None, flags: NDArray[np.bool_] | None = None
+) -> None:
+    """Apply a checked mask to a block of scores S in place: -inf where a bool mask is False, or
+    add a floating one. ``mask`` broadcasts to S; ``flags``, bools of S's shape, if given, is
+    used for the bool mask's negation instead of allocating an array for it."""
+    if mask is None:
+        return
+    if mask.dtype == bool:
+        np.copyto(S, -np.inf, where=np.logical_not(mask, out=flags))  # exp(-inf) = 0: no weight
+    else:
+        # A large negative float64 (e.g. -1e300) becomes -inf in float32: still "never attend".
+        with np.errstate(over="ignore"):
+            S += mask
 
 
 _SCORES = "the scores Q K^T · scale + mask"
+BLOCK = 2**18
+"""Scores per block of `attention` (1 MiB in float32), if a head's rows allow: small enough
+for the softmax's passes over a block to run in the CPU's cache, not through main memory."""
+MIN_ROWS = 512
+"""Query rows per block at the least: fewer make the matrix products slower, and each product
+is one more call that OpenBLAS shares out among its threads."""
+
+
+def score_blocks(batch: tuple[int, ...], n_q: int, n_k: int) -> Iterator[tuple[int | slice, ...]]:
+    """Indices into ``(*batch, n_q)`` that cover it in blocks of about `BLOCK` scores each.
+
+    Several whole heads at a time (along the last batch dim) where one head's table is small,
+    else one head at a time, `MIN_ROWS` or more of its query rows at a time.
+    """
+    per_head = n_q * n_k
+    if batch and per_head < BLOCK:
+        heads = BLOCK // max(per_head, 1)
+        for outer in np.ndindex(*batch[:-1]):
+            for h in range(0, batch[-1], heads):
+                yield (*outer, slice(h, h + heads), slice(None))
+    else:
+        rows = max(MIN_ROWS, BLOCK // n_k)
+        for head in np.ndindex(*batch):
+            for r in range(0, n_q, rows):
+                yield (*head, slice(r, r + rows))
 
 
 def attention(
-    Q: FloatArray, K: FloatArray, V: FloatArray, scale: float, mask: FloatArray | None
+    Q: FloatArray, K: FloatArray, V: FloatArray, scale: float, mask: NDArray[Any] | None = None
 ) -> tuple[FloatArray, FloatArray]:
     r"""$O = \mathrm{softmax}(Q K^\top \cdot \mathrm{scale} + M)\, V$ and the weights P.
 
-    Q, K, V in one floating dtype; ``mask`` is additive (`_checks.as_mask`) or None.
+    Q, K, V are checked, in one floating dtype; ``mask`` is checked (`_checks.check_mask`) or
+    None. The scores are computed a block of query rows at a time (`score_blocks`), each
+    normalised in its place in P while it is in the cache.
     """
-    S = attention_scores(Q, K, scale)  # (..., n_q, n_k)
-    shape = (*np.broadcast_shapes(S.shape[:-2], V.shape[:-2]), *S.shape[-2:])
-    if S.shape != shape:  # V alone had more batch dims: the weights get them too
-        S = np.broadcast_to(S, shape).copy()  # (..., n_q, n_k)
-    if mask is not None:
-        S += mask  # -inf where a key is masked: exp(-inf) = 0 gives it no weight
-    P = softmax_(S, name=_SCORES)  # (..., n_q, n_k), normalised in place
-    output: FloatArray = P @ V  # (..., n_q, n_k) x (..., n_k, d_v) -> (..., n_q, d_v)
+    batch = np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    n_q, n_k, d_v = Q.shape[-2], K.shape[-2], V.shape[-1]
+    # The scale goes into Q (n_q·d_k products) rather than the scores (n_q·n_k products). If
+    # it overflows, the scores show it: attention_scores finds it there.
+    with np.errstate(over="ignore", invalid="ignore"):
+        Q = Q * Q.dtype.type(scale)  # (..., n_q, d_k)
+    look = may_overflow(Q, K)  # whether the scores need a look for an overflow
+    Q = np.broadcast_to(Q, (*batch, *Q.shape[-2:]))  # (..., n_q, d_k), a view
+    K_T = np.broadcast_to(K, (*batch, *K.shape[-2:])).swapaxes(-1, -2)  # (..., d_k, n_k)
+    V = np.broadcast_to(V, (*batch, *V.shape[-2:]))  # (..., n_k, d_v)
+    M = None if mask is None else np.broadcast_to(mask, (*batch, n_q, n_k))  # a view
+    P = np.empty((*batch, n_q, n_k), Q.dtype)  # (..., n_q, n_k): the weights
+    output = np.empty((*batch, n_q, d_v), Q.dtype)  # (..., n_q, d_v)
+    for rows in score_blocks(batch, n_q, n_k):  # rows of one or more heads: (..., bq)
+        heads = rows[:-1]
+        S = attention_scores(Q[rows], K_T[heads], P[rows], look)  # S = Q K^T · scale, in P
+        mask_scores(S, None if M is None else M[rows])  # S + M: -inf where a key is masked
+        weights = softmax_(S, name=_SCORES)  # softmax(S + M), in place: (..., bq, n_k)
+        np.matmul(weights, V[heads], out=output[rows])  # O = P V: (..., bq, n_k) x (..., n_k, d_v)
     return output, P
 
 

@@ -72,10 +72,16 @@ def attention(
     Returns:
         ``AttentionResult(output, weights)``: output shape ``(..., n_q, d_v)``, weights shape
         ``(..., n_q, n_k)`` with rows summing to 1. A query that may attend to no key (its
-        mask row all False, or all -inf after adding) gets zero weights and a zero output
-        row, as PyTorch does; a finite mask such as -1e9 on a whole row only shifts its scores,
-        so that row keeps its unmasked weights. The dtype is the common floating dtype of Q, K
-        and V (float32 stays float32; float16 is computed in float32; integers give float64).
+        mask row all False, or all -inf after adding) gets zero weights, and a zero output
+        row as ``torch.nn.functional.scaled_dot_product_attention`` does
+        (``torch.nn.MultiheadAttention`` with ``need_weights=True`` gives NaN there). A
+        finite mask such as -1e9 is added, and on a whole row it masks nothing, with a result
+        that depends on the dtype. In float64, where numbers near 1e9 are $2^{-23}$ apart, the
+        row keeps its unmasked weights to about 1e-7 relative. In float32 they are 64 apart:
+        each score becomes -1e9 plus a multiple of 64, every score under 32 in size becomes
+        exactly -1e9, and a row of such scores gets uniform weights.
+        The dtype is the common floating dtype of Q, K and V (float32 stays float32; float16
+        is computed in float32; integers give float64).
 
     Raises:
         TypeError: non-numeric or complex inputs, or an integer mask (bool or float, please).
@@ -95,9 +101,21 @@ def attention(
         array([[12.5]])
         >>> attention(Q, K, V, mask=[[False, True]]).output  # only the second key
         array([[20.]])
+
+        A finite mask of -1e9 on a whole row, in float64 and in float32:
+
+        >>> K3, V3 = np.array([[0.3], [-1.2], [2.1]]), np.eye(3)  # scores 0.3, -1.2, 2.1
+        >>> q, row = np.ones((1, 1)), np.full((1, 3), -1e9)
+        >>> w = attention(q, K3, V3, scale=1.0).weights
+        >>> w_64 = attention(q, K3, V3, scale=1.0, mask=row).weights
+        >>> bool(np.all(np.abs(w_64 / w - 1) < 1.2e-7))  # float64: the unmasked weights, nearly
+        True
+        >>> attention(*(a.astype(np.float32) for a in (q, K3, V3)), scale=1.0, mask=row).weights
+        array([[0.33333334, 0.33333334, 0.33333334]], dtype=float32)
     """
     x = check_attention_inputs(Q, K, V, mask, scale)
-    output, weights = _kernels.attention(x.Q, x.K, x.V, x.scale, x.additive)
+    # softmax(Q K^T · scale + M) V, a block of query rows at a time: `_kernels.attention`
+    output, weights = _kernels.attention(x.Q, x.K, x.V, x.scale, x.mask)
     return AttentionResult(output.astype(x.dtype, copy=False), weights.astype(x.dtype, copy=False))
 
 
@@ -159,7 +177,7 @@ def attention_backward(
     output_shape = (*x.batch, x.Q.shape[-2], x.V.shape[-1])
     G = _check_like(grad_output, "grad_output", output_shape, "the output's shape (..., n_q, d_v)")
     if weights is None:
-        P = _kernels.attention(x.Q, x.K, x.V, x.scale, x.additive)[1]  # (..., n_q, n_k)
+        P = _kernels.attention(x.Q, x.K, x.V, x.scale, x.mask)[1]  # (..., n_q, n_k)
     else:
         weights_shape = (*x.batch, x.Q.shape[-2], x.K.shape[-2])
         P = _check_like(weights, "weights", weights_shape, "the weights' shape (..., n_q, n_k)")

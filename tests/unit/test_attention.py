@@ -165,14 +165,31 @@ def test_fully_masked_row_gives_zero_weights_and_output(kind):
     np.testing.assert_allclose(weights[[0, 2]].sum(axis=-1), 1.0)
 
 
-def test_finite_large_negative_mask_on_a_whole_row_only_shifts_it():
-    # -1e9 on every key of a row shifts all its scores alike, and softmax ignores shifts: the
-    # row keeps its unmasked weights (float64), unlike -inf, which gives zeros. Documented.
-    Q, K, V = random_qkv(np.random.default_rng(12))
-    mask = np.zeros((3, 4))
-    mask[1] = -1e9
-    np.testing.assert_allclose(
-        attention(Q, K, V, mask=mask).weights[1], attention(Q, K, V).weights[1], rtol=1e-6
+def test_minus_1e9_on_a_whole_row_keeps_its_float64_weights_to_about_1e_7():
+    # As documented: -1e9 on every key of a row shifts its scores alike, which softmax ignores,
+    # up to the rounding of s - 1e9 to float64's spacing near 1e9, 2**-23 (each score moves by
+    # at most half of it). Not exactly: most weights change in their last bits.
+    rng = np.random.default_rng(12)
+    Q, K, V = random_qkv(rng, n_q=500, n_k=40, d_k=16)
+    weights = attention(Q, K, V).weights
+    shifted = attention(Q, K, V, mask=np.full((500, 40), -1e9)).weights
+    change = np.abs(shifted / weights - 1)
+    assert change.max() < 2**-23 * 1.01
+    assert change.max() > 2**-23 / 4  # the rounding is really there, not exact
+
+
+def test_minus_1e9_on_a_whole_row_in_float32_rounds_scores_to_multiples_of_64():
+    # As documented: near 1e9 float32 numbers are 64 apart, so s - 1e9 is -1e9 + 64 k. Scores
+    # under 32 in size all become -1e9 (a uniform row); 40 and 100 become -1e9 + 64 and + 128.
+    scores = np.array([[0.3, -31.0, 31.0, 2.1], [0.0, 0.0, 40.0, 100.0]], np.float32)
+    q, V = np.ones((1, 1), np.float32), np.eye(4, dtype=np.float32)
+    for row, steps in zip(scores, [[0, 0, 0, 0], [0, 0, 1, 2]], strict=True):
+        weights = attention(q, row[:, None], V, scale=1.0, mask=np.full((1, 4), -1e9)).weights
+        assert weights.dtype == np.float32
+        expected = naive_attention(q, 64.0 * np.array(steps)[:, None], V, scale=1.0)[1]
+        np.testing.assert_allclose(weights, expected, rtol=1e-6, atol=1e-30)
+    np.testing.assert_array_equal(
+        attention(q, scores[0][:, None], V, scale=1.0, mask=np.full((1, 4), -1e9)).weights, 0.25
     )
 
 
@@ -522,7 +539,10 @@ def test_long_sequences_agree_with_the_formula(dtype):
     np.testing.assert_allclose(weights, expected[1], rtol=rtol, atol=rtol / 1000)
 
 
-def test_long_sequences_report_float32_overflow():
-    Q = np.full((600, 4), 1e20, dtype=np.float32)
-    with pytest.raises(ValueError, match=r"the scores Q K\^T · scale overflow float32"):
-        attention(Q, Q, np.ones((600, 2), np.float32), scale=1.0)
+def test_inputs_whose_sum_overflows_are_still_finite():
+    # require_finite sums first, and looks closer when the sum is not finite.
+    big, zeros = np.full((3, 4), 3e38, np.float32), np.zeros((3, 4), np.float32)
+    assert np.isfinite(attention(big, zeros, big).output).all()
+    big[0, 0] = np.inf
+    with pytest.raises(ValueError, match="V must be finite but has 0 NaN and 1 infinite"):
+        attention(zeros, zeros, big)

@@ -87,3 +87,53 @@ def test_peak_memory_grows_linearly_not_quadratically():
     assert chunked_growth < 6, chunked_growth  # linear: 4x, plus fixed-size blocks
     assert plain_growth > 12, plain_growth  # quadratic: 16x
     assert peaks[2048][0] * 8 < peaks[2048][1]
+
+
+@pytest.mark.parametrize(
+    ("n_q", "n_k", "block"),
+    [(20, 20, 6), (7, 19, 4), (19, 7, 4), (33, 33, 8), (1, 9, 2), (9, 1, 2)],
+)
+def test_causal_true_is_the_causal_mask_without_an_array(n_q, n_k, block):
+    rng = np.random.default_rng(5)
+    Q, K, V = rand(rng, (2, n_q, 4)), rand(rng, (n_k, 4)), rand(rng, (2, n_k, 3))
+    allowed = rng.random((n_q, n_k)) > 0.3
+    for extra in (None, allowed):  # with a mask too, both apply
+        mask = pl.causal_mask(n_q, n_k) if extra is None else pl.causal_mask(n_q, n_k) & extra
+        expected = pl.attention(Q, K, V, mask=mask).output
+        got = chunked_attention(Q, K, V, causal=True, mask=extra, block_size=block)
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_causal_must_be_a_bool():
+    with pytest.raises(TypeError, match="causal must be True or False, got 'yes'"):
+        chunked_attention(np.ones((3, 2)), np.ones((3, 2)), np.ones((3, 2)), causal="yes")
+
+
+def test_a_mask_does_not_make_either_version_bigger():
+    """n = 2048, float32: a causal mask is applied block by block, never expanded to the table."""
+    rng = np.random.default_rng(6)
+    n = 2048
+    Q, K, V = (rand(rng, (n, 64), np.float32) for _ in range(3))
+    mask = pl.causal_mask(n)  # made before measuring: its 4 MiB are the caller's
+    chunked = pl.peak_memory(lambda: chunked_attention(Q, K, V))
+    chunked_masked = pl.peak_memory(lambda: chunked_attention(Q, K, V, mask=mask))
+    chunked_causal = pl.peak_memory(lambda: chunked_attention(Q, K, V, causal=True))
+    plain = pl.peak_memory(lambda: pl.attention(Q, K, V))
+    plain_masked = pl.peak_memory(lambda: pl.attention(Q, K, V, mask=mask))
+    # Masking costs one block of bools (1 MiB at the default 1024 x 1024), not a table.
+    assert chunked_masked < 1.25 * chunked, (chunked_masked, chunked)
+    assert chunked_causal < 1.25 * chunked, (chunked_causal, chunked)
+    assert plain_masked < 1.1 * plain, (plain_masked, plain)
+    assert chunked_masked * 2 < plain  # still well under the table of weights
+
+
+def test_a_broadcast_mask_is_not_expanded_over_the_heads():
+    rng = np.random.default_rng(7)
+    Q, K, V = (rand(rng, (8, 256, 32), np.float32) for _ in range(3))
+    padding = rng.random((1, 256)) > 0.2  # one row of keys for every head and query
+    plain = pl.peak_memory(lambda: pl.attention(Q, K, V))
+    masked = pl.peak_memory(lambda: pl.attention(Q, K, V, mask=padding))
+    assert masked < 1.1 * plain, (masked, plain)
+    chunked = pl.peak_memory(lambda: chunked_attention(Q, K, V, block_size=64))
+    chunked_masked = pl.peak_memory(lambda: chunked_attention(Q, K, V, mask=padding, block_size=64))
+    assert chunked_masked < 1.25 * chunked, (chunked_masked, chunked)

@@ -88,3 +88,17 @@ def test_the_public_functions_are_their_checks_then_their_kernels():
     public = paperlens.attention_backward(Q, K, V, G, scale=0.5)
     for got, want in zip(public, _kernels.attention_backward(Q, K, V, P, G, 0.5), strict=True):
         np.testing.assert_array_equal(got, want)
+
+
+def test_may_overflow_rules_out_an_overflow_only_where_cauchy_schwarz_does():
+    Q = np.full((2, 4), 8e18, np.float32)  # |q| = 1.6e19
+    assert not _kernels.may_overflow(Q, Q / 2)  # |q| |k| = 1.28e38, under half of 3.4e38
+    assert _kernels.may_overflow(Q, Q)  # 2.56e38
+    assert not _kernels.may_overflow(Q.astype(np.float64), Q)  # float64 holds 1e308
+    assert _kernels.may_overflow(Q * 2, Q / 1e10)  # |q|^2 = 1e39 overflows float32: "may"
+    rng = np.random.default_rng(1)
+    for size in 10.0 ** np.arange(15, 21, 0.25):  # around float32's edge, 3.4e38 = (1.8e19)^2
+        Q, K = (size * rng.standard_normal((64, 16), dtype=np.float32) / 4 for _ in range(2))
+        with np.errstate(over="ignore", invalid="ignore"):
+            finite = np.isfinite(Q @ K.T).all()
+        assert finite or _kernels.may_overflow(Q, K), size  # never "cannot" where it did

@@ -100,6 +100,20 @@ def test_fully_masked_rows_are_zero_in_torch_too(mask_kind):
     np.testing.assert_array_equal(attention(Q, K, V, mask=mask).output[..., 0, :], 0.0)
 
 
+def test_multihead_attention_with_its_weights_gives_nan_there():
+    # Why attention's docstring names scaled_dot_product_attention, not "PyTorch": torch's
+    # module, asked for its weights, gives NaN on a fully masked row, weights and output.
+    torch.manual_seed(0)
+    x = torch.randn(1, 3, 4)
+    blocked = torch.zeros(3, 3, dtype=torch.bool)
+    blocked[1] = True  # True = may not attend: query 1 may attend to no key
+    module = torch.nn.MultiheadAttention(4, 1, batch_first=True)
+    with torch.no_grad():
+        output, weights = module(x, x, x, attn_mask=blocked, need_weights=True)
+    assert torch.isnan(weights[0, 1]).all() and torch.isnan(output[0, 1]).all()
+    assert torch.isfinite(weights[0, [0, 2]]).all()
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_causal_mask_matches_is_causal_for_square_scores(dtype):
     rng = np.random.default_rng(42)
