@@ -604,6 +604,68 @@ def after_review_r20_2() -> tuple[dict[str, Any], dict[str, Any], list[int], str
     )
 
 
+@study
+def after_review_r20_3() -> tuple[dict[str, Any], dict[str, Any], list[int], str]:
+    """Where claim 2's crossing lies under other summaries of the gradient (third review)."""
+    from paperlens._kernels import softmax_
+    from paperlens.experiments import attention_scaling as exp
+
+    seed, n_k, draws = 7004, exp.PAGE.n_k, 20_000
+    d_ks = (4, 5, 6, 7, 8, 12, 16, 20, 21, 24, 28, 32, 36, 40, 44, 48, 64)
+    rng = np.random.default_rng(seed)
+    eye = np.eye(n_k)
+    shares: dict[str, list[float]] = {"frobenius": [], "one random g": [], "operator": []}
+    for d_k in d_ks:
+        q = rng.standard_normal((draws, 1, d_k))
+        K = rng.standard_normal((draws, n_k, d_k))
+        g = rng.standard_normal((draws, n_k))
+        g /= np.linalg.norm(g, axis=-1, keepdims=True)  # one random unit gradient per draw
+        dots = (q @ K.swapaxes(-1, -2))[:, 0]  # (draws, n_k)
+        norms = []
+        for c in (1.0, 1 / math.sqrt(d_k)):
+            w = softmax_(c * dots)  # (draws, n_k)
+            J = w[:, :, None] * eye - w[:, :, None] * w[:, None, :]  # (draws, n_k, n_k)
+            norms.append(
+                (
+                    np.linalg.norm(J, axis=(-2, -1)),
+                    np.linalg.norm((J @ g[:, :, None])[..., 0], axis=-1),
+                    np.linalg.eigvalsh(J)[:, -1],  # J is symmetric positive semi-definite
+                )
+            )
+        for name, u, s in zip(shares, norms[0], norms[1]):
+            shares[name].append(float((u < s).mean()))
+    x = np.array(d_ks, dtype=float)
+    outcome: dict[str, Any] = {"d_ks": list(d_ks), "draws per d_k": draws}
+    for name, share in shares.items():
+        outcome[f"share smaller unscaled, {name}"] = share
+        outcome[f"crossing of one half, {name}"] = float(exp.crossing(x, np.array(share), 0.5))
+    # the identity ||J||_F^2 = n_k E_g ||J g||^2 over g uniform on the unit sphere, on one draw
+    q, K = rng.standard_normal((1, 16)), rng.standard_normal((n_k, 16))
+    w = softmax_(q @ K.T)[0]
+    J = np.diag(w) - np.outer(w, w)
+    g = rng.standard_normal((200_000, n_k))
+    g /= np.linalg.norm(g, axis=-1, keepdims=True)
+    outcome["identity, one draw at d_k=16: ||J||_F^2"] = float((J**2).sum())
+    outcome["identity, one draw at d_k=16: n_k mean ||J g||^2 over 200000 g"] = float(
+        n_k * (np.linalg.norm(g @ J, axis=-1) ** 2).mean()
+    )
+    for key, value in outcome.items():
+        print(f"{key}: {value}")
+    config = {"d_ks": list(d_ks), "draws": draws, "n_k": n_k, "components": "normal"}
+    return (
+        config,
+        outcome,
+        [seed],
+        (
+            "Asked by the third review (r20-3), after the confirmation, deciding nothing: where "
+            "the share of draws passing back less gradient unscaled crosses one half when the "
+            "gradient is summarised by the Frobenius norm of the softmax Jacobian (claim 2's), "
+            "by the norm of J g for one random unit g, or by the operator norm; and the identity "
+            "||J||_F^2 = n_k E||J g||^2 checked on one draw (fresh draws from seed 7004)"
+        ),
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("study", choices=sorted(STUDIES))

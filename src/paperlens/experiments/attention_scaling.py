@@ -1079,8 +1079,10 @@ def design_markdown(entries: Sequence[dict[str, Any]]) -> str:
         pool, used = len(sim["seeds"]), D.tune_seeds + D.test_seeds
         text.append(
             f"**How many seeds.** Claims 3 to 5 use {D.tune_seeds} tuning seeds and "
-            f"{D.test_seeds} test seeds, the fewest at which each held in at least {D.power:g} of "
-            f"the simulated confirmations: the whole procedure, tuning included, run "
+            f"{D.test_seeds} test seeds. The simulation kept the tuning seeds at "
+            f"{sim['config']['tune']} and varied only the number of test seeds; "
+            f"{D.test_seeds} is the fewest at which each claim held in at least {D.power:g} of "
+            "the simulated confirmations: the whole procedure, tuning included, run "
             f"{sim['config']['sims']} times on seeds drawn without replacement from a pool of "
             f"{pool} exploration seeds. The share in which each held:\n\n"
             + "\n".join(rows)
