@@ -1,28 +1,44 @@
-r"""The degradation problem. *Deep Residual Learning* (He et al., 2015), §1.
+r"""The degradation problem. *Deep Residual Learning for Image Recognition* (He et al., 2015), §1.
 
-"With the network depth increasing, accuracy gets saturated (which might be unsurprising) and
-then degrades rapidly. Unexpectedly, such degradation is not caused by overfitting, and adding
-more layers to a suitably deep model leads to higher training error."
+"When deeper networks are able to start converging, a *degradation* problem has been exposed:
+with the network depth increasing, accuracy gets saturated (which might be unsurprising) and
+then degrades rapidly. Unexpectedly, such degradation is *not caused by overfitting*, and adding
+more layers to a suitably deep model leads to *higher training error*, as reported in [11, 42]
+and thoroughly verified by our experiments." (Emphasis in the original.)
 
-Two experiments on :mod:`paperlens.mlp` networks, plain and with identity shortcuts:
+And §4.1, on why: "We conjecture that the deep plain nets may have exponentially low
+convergence rates, which impact the reducing of the training error." (Their footnote 3: with
+three times the iterations they "still observed the degradation problem".)
 
-- `gradient_norms_at_init`: the gradient reaching each layer's weights, at initialisation.
-- `train_depths`: final training loss against depth, on a small regression task.
+The experiment trains :mod:`paperlens.mlp` networks on one small regression task
+(`regression_task`) by full-batch Adam, at several depths, in four *arms* (`Arm`): plain,
+residual (identity shortcuts, branch weights multiplied by $1/\sqrt{L}$), and the two halves
+of that change on their own, shortcuts without the $1/\sqrt{L}$ and the $1/\sqrt{L}$ without
+shortcuts. It reads the final training loss at several budgets and learning rates.
 
-`run` does both at the page's setup (`PAGE`), and `claims` turns the result into the page's
-claims, each a test across seeds (:mod:`paperlens.experiments.claims`).
+- `DESIGN`: the claims, their tests and levels, the exploration and confirmation seeds, and the
+  sample-size argument, fixed before the confirmation run.
+- `PAGE`: what the page runs while the site is built (two arms, one rate, one budget);
+  `FULL`: the full sweep (four arms, five rates, three budgets and a rerun), run by
+  ``python -m paperlens.experiments.residual_depth full`` and recorded in the experiment log
+  (:mod:`paperlens.experiments.log`), from which the page shows its numbers.
+- `run` trains a `Setup` and `claims` decides every claim its `Result` holds the data for.
 """
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
+from scipy import stats
 
 from paperlens._checks import FloatArray, require_real_scalar, require_size
 from paperlens.adam import adam_init, adam_step
-from paperlens.experiments.claims import JITTER, Claim, Perturbation, paired_greater, perturb
+from paperlens.experiments.claims import ALPHA, Claim, Perturbation, hodges_lehmann, perturb
 from paperlens.losses import mse_loss, mse_loss_backward
 from paperlens.mlp import MLPParams, init_mlp, mlp, mlp_backward, stack_params
 
@@ -62,68 +78,114 @@ def regression_task(
     return X, y
 
 
-def _nets(
+class Arm(NamedTuple):
+    """One kind of network: with or without shortcuts, with or without the $1/\\sqrt{L}$."""
+
+    name: str
+    shortcut: bool
+    """Run with identity shortcuts, $h_{l+1} = h_l + F_l(h_l)$."""
+    scaled: bool
+    """Multiply the hidden weights by $1/\\sqrt{L}$ at the start (`paperlens.init_mlp`'s
+    ``residual=True``). Seed s draws the same numbers either way: only this factor differs."""
+
+
+PLAIN = Arm("plain", shortcut=False, scaled=False)
+RESIDUAL = Arm("residual", shortcut=True, scaled=True)
+SHORTCUT_ONLY = Arm("shortcuts, no 1/√L", shortcut=True, scaled=False)
+"""The control with the plain nets' starting weights: differs from `PLAIN` in the shortcut only."""
+SCALE_ONLY = Arm("1/√L, no shortcuts", shortcut=False, scaled=True)
+"""The control with the residual nets' starting weights: differs from `RESIDUAL` in the
+shortcut only."""
+
+
+def init_nets(
     seeds: Sequence[int],
     d_in: int,
     width: int,
     depth: int,
     *,
-    residual: bool,
-    gain: float,
-    perturbation: Perturbation | None,
+    scaled: bool,
+    perturbation: Perturbation | None = None,
 ) -> MLPParams:
-    """One network per seed, stacked: seed s draws from ``np.random.default_rng(s)``."""
+    """One network per seed, stacked along a leading axis: seed s draws from
+    ``np.random.default_rng(s)``, so every arm and depth starts from the same numbers.
+
+    Args:
+        seeds: one net per seed.
+        d_in: input size.
+        width: hidden size.
+        depth: hidden layers L.
+        scaled: multiply the hidden weights by $1/\\sqrt{L}$.
+        perturbation: change every starting weight's last bits (`claims.perturb`).
+
+    Returns:
+        ``MLPParams`` with a seed axis: W of shape ``(depth, len(seeds), width, width)``.
+    """
     nets = stack_params(
         [
-            init_mlp(
-                d_in, width, 1, depth, rng=np.random.default_rng(s), residual=residual, gain=gain
-            )
+            init_mlp(d_in, width, 1, depth, rng=np.random.default_rng(s), residual=scaled)
             for s in seeds
         ]
     )
     return MLPParams(*perturb(nets, perturbation))
 
 
-def gradient_norms_at_init(
+def train(
     X: FloatArray,
     y: FloatArray,
     *,
     depth: int,
+    arm: Arm,
     width: int,
-    residual: bool,
     seeds: Sequence[int],
-    gain: float = 2.0,
+    steps: int,
+    lr: float,
     perturbation: Perturbation | None = None,
 ) -> FloatArray:
-    r"""$\lVert \partial L/\partial W_l \rVert_F$ for each hidden layer l, at initialisation.
+    """Train one net per seed, all at once, by full-batch Adam; return the loss curves.
+
+    The seeds' nets are stacked along a leading axis and trained by the same array operations
+    (the library broadcasts over leading dims), not one by one in a Python loop.
 
     Args:
         X: inputs, shape ``(n, d_in)``.
         y: targets, shape ``(n, 1)``.
         depth: hidden layers L.
+        arm: which kind of net (`Arm`).
         width: hidden size.
-        residual: with identity shortcuts.
-        seeds: one network per seed.
-        gain: the initialisation's variance gain (2 = He, 1 = the older $1/n_\mathrm{in}$).
+        seeds: one net per seed.
+        steps: Adam steps.
+        lr: Adam's learning rate.
         perturbation: change the starting weights' last bits (`claims.perturb`).
 
     Returns:
-        The norms, shape ``(len(seeds), depth)``; column 0 is the layer nearest the input.
+        The training loss before each step and after the last, shape
+        ``(len(seeds), steps + 1)``.
 
     Examples:
         >>> import numpy as np
-        >>> from paperlens.experiments.residual_depth import gradient_norms_at_init, regression_task
+        >>> from paperlens.experiments.residual_depth import PLAIN, regression_task, train
         >>> X, y = regression_task(64, 4, rng=np.random.default_rng(0))
-        >>> gradient_norms_at_init(X, y, depth=6, width=8, residual=True, seeds=[0, 1]).shape
-        (2, 6)
+        >>> loss = train(X, y, depth=2, arm=PLAIN, width=8, seeds=[0, 1], steps=50, lr=0.01)
+        >>> loss.shape, bool(np.all(loss[:, -1] < loss[:, 0]))
+        ((2, 51), True)
     """
-    params = _nets(
-        seeds, X.shape[-1], width, depth, residual=residual, gain=gain, perturbation=perturbation
+    steps = require_size(steps, "steps", minimum=0)
+    lr = require_real_scalar(lr, "lr")
+    params = init_nets(
+        seeds, X.shape[-1], width, depth, scaled=arm.scaled, perturbation=perturbation
     )
-    y_hat, cache = mlp(params, X, residual=residual)  # (S, n, 1)
-    grads = mlp_backward(params, cache, mse_loss_backward(y_hat, y), residual=residual)
-    norms: FloatArray = np.linalg.norm(grads.W, axis=(-2, -1)).T  # (L, S) -> (S, L)
-    return norms
+    state = adam_init(params)
+    curve = np.empty((len(seeds), steps + 1))
+    for step in range(steps + 1):
+        y_hat, cache = mlp(params, X, residual=arm.shortcut)  # (S, n, 1)
+        curve[:, step] = mse_loss(y_hat, y)  # (S,)
+        if step == steps:
+            break
+        grads = mlp_backward(params, cache, mse_loss_backward(y_hat, y), residual=arm.shortcut)
+        new, state = adam_step(params, grads, state, lr=lr)
+        params = MLPParams(*new)
+    return curve
 
 
 def train_depths(
@@ -138,15 +200,15 @@ def train_depths(
     lr: float,
     perturbation: Perturbation | None = None,
 ) -> FloatArray:
-    """Train one network per (depth, seed) by full-batch Adam; return the loss curves.
+    """`train` at several depths, plain (`PLAIN`) or residual (`RESIDUAL`).
 
     Args:
         X: inputs, shape ``(n, d_in)``.
         y: targets, shape ``(n, 1)``.
         depths: hidden-layer counts L to train.
         width: hidden size.
-        residual: with identity shortcuts.
-        seeds: networks per depth (seed s initialises from ``np.random.default_rng(s)``).
+        residual: the residual arm (shortcuts, branches scaled by $1/\\sqrt{L}$), else plain.
+        seeds: networks per depth.
         steps: Adam steps.
         lr: Adam's learning rate, the same for every depth.
         perturbation: change the starting weights' last bits (`claims.perturb`).
@@ -164,167 +226,691 @@ def train_depths(
         >>> loss.shape, bool(loss[0, 0, -1] < loss[0, 0, 0])
         ((1, 1, 51), True)
     """
-    steps = require_size(steps, "steps", minimum=0)
-    lr = require_real_scalar(lr, "lr")
-    curves = np.empty((len(depths), len(seeds), steps + 1))
-    for i, depth in enumerate(depths):
-        params = _nets(
-            seeds, X.shape[-1], width, depth, residual=residual, gain=2.0, perturbation=perturbation
-        )
-        state = adam_init(params)
-        for step in range(steps + 1):
-            y_hat, cache = mlp(params, X, residual=residual)  # (S, n, 1)
-            curves[i, :, step] = mse_loss(y_hat, y)  # (S,)
-            if step == steps:
-                break
-            grads = mlp_backward(params, cache, mse_loss_backward(y_hat, y), residual=residual)
-            new, state = adam_step(params, grads, state, lr=lr)
-            params = MLPParams(*new)
-    return curves
+    arm = RESIDUAL if residual else PLAIN
+    return np.stack(
+        [
+            train(
+                X, y, depth=d, arm=arm, width=width, seeds=seeds, steps=steps, lr=lr,
+                perturbation=perturbation,
+            )
+            for d in depths
+        ]
+    )  # fmt: skip
+
+
+def final_loss(curves: FloatArray, budget: int, tail: int) -> FloatArray:
+    """The loss at the end of a budget: the geometric mean of the last ``tail`` losses.
+
+    Adam's steps jitter the loss from step to step once it is small; averaging the logarithms
+    of the last few keeps one lucky or unlucky step from deciding a comparison.
+
+    Args:
+        curves: losses before each step, shape ``(..., steps + 1)``.
+        budget: the step count T at which to read it, ``tail <= T <= steps``.
+        tail: how many steps to average, those up to and including T.
+
+    Returns:
+        Shape ``(...)``.
+    """
+    window = np.log10(curves[..., budget - tail + 1 : budget + 1])  # (..., tail)
+    out: FloatArray = 10 ** window.mean(axis=-1)
+    return out
+
+
+def gradient_norms_at_init(
+    X: FloatArray,
+    y: FloatArray,
+    *,
+    depth: int,
+    width: int,
+    residual: bool,
+    seeds: Sequence[int],
+    perturbation: Perturbation | None = None,
+) -> FloatArray:
+    r"""$\lVert \partial L/\partial W_l \rVert_F$ for each hidden layer l, at initialisation.
+
+    Args:
+        X: inputs, shape ``(n, d_in)``.
+        y: targets, shape ``(n, 1)``.
+        depth: hidden layers L.
+        width: hidden size.
+        residual: the residual arm (`RESIDUAL`), else plain.
+        seeds: one network per seed.
+        perturbation: change the starting weights' last bits (`claims.perturb`).
+
+    Returns:
+        The norms, shape ``(len(seeds), depth)``; column 0 is the layer nearest the input.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.residual_depth import gradient_norms_at_init, regression_task
+        >>> X, y = regression_task(64, 4, rng=np.random.default_rng(0))
+        >>> gradient_norms_at_init(X, y, depth=6, width=8, residual=True, seeds=[0, 1]).shape
+        (2, 6)
+    """
+    params = init_nets(seeds, X.shape[-1], width, depth, scaled=residual, perturbation=perturbation)
+    y_hat, cache = mlp(params, X, residual=residual)  # (S, n, 1)
+    grads = mlp_backward(params, cache, mse_loss_backward(y_hat, y), residual=residual)
+    norms: FloatArray = np.linalg.norm(grads.W, axis=(-2, -1)).T  # (L, S) -> (S, L)
+    return norms
+
+
+# ---------------------------------------------------------------------------------------------
+# The design, fixed before the confirmation run
+
+
+class Design(NamedTuple):
+    """The pre-registered design: what is claimed, how each claim is decided, on which seeds."""
+
+    claims: tuple[str, ...]
+    """Each claim in words, with the test that decides it and the setup it is decided on."""
+    alpha: float
+    """Each claim's level: `claims.ALPHA` divided by the number of claims (Bonferroni), so the
+    chance that any of them holds by luck when its null is true is at most `claims.ALPHA`."""
+    margin: float
+    """The largest rise still called "does not rise", in decades of loss per doubling of depth:
+    a factor 2 over the whole depth range."""
+    exploration_seeds: tuple[int, ...]
+    """Every seed that any design tried in the log ran on."""
+    confirmation_seeds: tuple[int, ...]
+    """The seeds the claims are decided on: no earlier entry of the log used them."""
+    power: tuple[tuple[int, float], ...]
+    """The sample-size argument's numbers: for each number of seeds n, the estimated chance
+    that every claim holds (the smallest over the claims), if every effect were half the size
+    the exploration seeds showed (`power`). The design uses the smallest n with at least 0.9."""
+
+
+DEPTHS = (4, 8, 16, 32, 48)
+"""The depth range of every trend claim, in order: from the plain nets' best depth on the
+exploration seeds (4 layers, at the build's rate) to the deepest net trained."""
+LRS = (0.0005, 0.001, 0.002, 0.004, 0.008)
+"""The learning-rate grid of the full sweep, a factor 2 apart; the build uses 0.002."""
+BUDGETS = (200, 400, 800)
+"""Adam steps at which the loss is read; the build reads the first. Each is twice the last, as
+He et al. tried three times the iterations (§4.1, footnote 3)."""
+
+DESIGN = Design(
+    claims=(
+        "Degradation (build): without shortcuts, the training loss after 200 steps at rate "
+        "0.002 rises with depth over 4, 8, 16, 32, 48 layers. Page's L test (exact), one-sided.",
+        "Shortcuts (build): with shortcuts and 1/√L branches, at the same rate and budget, the "
+        "loss does not rise by more than a factor 2 from 4 to 48 layers: the one-sided "
+        "signed-rank test of each seed's slope of log-loss against log-depth, against the "
+        "margin (non-inferiority).",
+        "Degradation, tuned and longer (log): claim 1 with each net's best of the five rates, "
+        "at every budget of 200, 400 and 800 steps (an intersection-union test: each budget's "
+        "test at the claim's level).",
+        "Shortcuts, tuned and longer (log): claim 2 with each net's best rate, at every budget.",
+        "The shortcut alone (log): nets with shortcuts but the plain nets' starting weights (no "
+        "1/√L) also end higher with depth: claim 1's test, each net's best rate, 200 steps.",
+        "The 1/√L alone (log): plain nets with the residual nets' starting weights also end "
+        "higher with depth: claim 1's test, each net's best rate, 200 steps.",
+    ),
+    alpha=ALPHA / 6,
+    margin=math.log10(2) / (math.log2(DEPTHS[-1]) - math.log2(DEPTHS[0])),
+    exploration_seeds=tuple(range(12)),
+    confirmation_seeds=(),  # chosen with the sample-size argument, before the confirmation run
+    power=(),
+)
+"""The design of the page "ResNet's degradation problem"."""
 
 
 class Setup(NamedTuple):
-    """Everything the page's experiment depends on; `PAGE` is the one the page runs."""
+    """Everything a run depends on. `PAGE` is what the page runs, `FULL` the full sweep."""
 
+    seeds: tuple[int, ...]
+    """One net per seed in every arm, rate and depth; seed s draws the same numbers in each."""
     n: int = 128
     """Training examples of `regression_task`."""
     d_in: int = 8
     """Input size."""
     task_seed: int = 1234
-    """Seeds the task (the same data for every net)."""
-    seeds: tuple[int, ...] = tuple(range(12))
-    """One net per seed in every arm; seed s starts every arm's net from the same draw."""
-    grad_depth: int = 32
-    """Depth of the nets whose gradients are measured at initialisation."""
-    grad_width: int = 32
-    """Their width."""
-    depths: tuple[int, ...] = (2, 4, 8, 16, 32, 48)
-    """The depths trained."""
+    """Seeds the task: every net sees the same data."""
     width: int = 16
     """The trained nets' width."""
-    steps: int = 300
-    """Full-batch Adam steps."""
+    depths: tuple[int, ...] = DEPTHS
+    """The depths trained, in the order of the trend claims."""
+    arms: tuple[Arm, ...] = (PLAIN, RESIDUAL)
+    """The kinds of net trained (`Arm`)."""
     lr: float = 0.002
-    """Adam's learning rate, one for every net."""
-    tail: int = 30
-    """The end of training is measured over the last `tail` steps (see `Result.final_loss`)."""
-    shallow: int = 8
-    """The depth the degradation claim compares against."""
-    deep: int = 48
-    """The deepest net, compared with `shallow` and with its residual twin."""
-
-
-PAGE = Setup()
-"""The setup of the page "ResNet's degradation problem"."""
+    """The base learning rate: the build's, and the one the chaos rerun uses."""
+    lrs: tuple[float, ...] = (0.002,)
+    """Every learning rate trained; contains `lr`."""
+    budgets: tuple[int, ...] = BUDGETS[:1]
+    """Steps at which the loss is read; the first is the base budget. The longest is trained,
+    and the others are read from the same runs (Adam has no schedule: a shorter run is the
+    beginning of a longer one)."""
+    tail: int = 20
+    """The loss at a budget is the geometric mean of its last `tail` steps (`final_loss`)."""
+    rerun: bool = False
+    """Train the deepest plain and residual nets again with their starting weights changed in
+    the last bits (at the base rate and budget), to see how chaotic they are."""
+    grad_depth: int = 32
+    """Depth of the nets whose gradients are measured at initialisation (a figure, no claim)."""
+    grad_width: int = 32
+    """Their width."""
 
 
 class Result(NamedTuple):
-    """What `run` returns; arm 0 is plain, arm 1 residual."""
+    """What `run` returns. Axes: arm (as in `Setup.arms`), rate, depth, seed, budget."""
 
     setup: Setup
-    grad_norms: FloatArray
-    """$\\lVert \\partial L/\\partial W_l \\rVert_F$ at init, shape ``(2, seeds, grad_depth)``."""
     final_loss: FloatArray
-    """Training loss at the end, shape ``(2, depths, seeds)``: the geometric mean over the last
-    `Setup.tail` steps, so that Adam's step-to-step jitter at small losses does not decide it."""
-    rerun_loss: FloatArray
-    """The deep nets' final loss again, with starting weights changed in their last bits
-    (`claims.perturb`), shape ``(2, seeds)``."""
+    """Training loss at each budget, shape ``(arms, lrs, depths, seeds, budgets)``."""
+    half_loss: FloatArray
+    """Training loss at half of each budget, same shape (for `plateaued`)."""
+    curves: FloatArray
+    """The loss at every step at the base rate, shape ``(arms, depths, seeds, steps + 1)``."""
+    grad_norms: FloatArray
+    """$\\lVert \\partial L/\\partial W_l \\rVert_F$ at init, plain and residual, shape
+    ``(2, seeds, grad_depth)``."""
+    rerun_loss: FloatArray | None
+    """The deepest plain and residual nets' loss at the base rate and budget, rerun with their
+    starting weights changed in the last bits, shape ``(2, seeds)``; None without
+    `Setup.rerun`."""
 
 
-def run(setup: Setup = PAGE, *, perturbation: Perturbation | None = None) -> Result:
-    """Run the page's experiment: gradients at init, training at every depth, a rerun.
+def _train_task(
+    args: tuple[FloatArray, FloatArray, int, Arm, Setup, float, Perturbation | None],
+) -> FloatArray:
+    X, y, depth, arm, s, lr, perturbation = args
+    steps = max(s.budgets)
+    return train(
+        X, y, depth=depth, arm=arm, width=s.width, seeds=s.seeds, steps=steps, lr=lr,
+        perturbation=perturbation,
+    )  # fmt: skip
+
+
+def run(setup: Setup, *, perturbation: Perturbation | None = None, jobs: int = 1) -> Result:
+    """Train every arm, rate and depth of ``setup`` on every seed; measure gradients at init.
 
     Args:
-        setup: the configuration.
+        setup: the configuration (`PAGE`, `FULL`, or another).
         perturbation: change every starting weight's last bits, as another CPU's rounding
             would (the tests run the page's claims this way).
+        jobs: processes to train in (the trainings are independent).
 
     Returns:
         The `Result`.
     """
-    X, y = regression_task(setup.n, setup.d_in, rng=np.random.default_rng(setup.task_seed))
-    grads = [
-        gradient_norms_at_init(
-            X,
-            y,
-            depth=setup.grad_depth,
-            width=setup.grad_width,
-            residual=residual,
-            seeds=setup.seeds,
-            perturbation=perturbation,
-        )
-        for residual in (False, True)
-    ]
+    s = setup
+    if s.lr not in s.lrs:
+        raise ValueError(f"the base rate lr={s.lr} must be one of lrs={s.lrs}")
+    if min(s.budgets) < 2 * s.tail:
+        raise ValueError(f"every budget must be at least 2 * tail = {2 * s.tail}: {s.budgets}")
+    X, y = regression_task(s.n, s.d_in, rng=np.random.default_rng(s.task_seed))
+    grid = [(a, r, d) for a in range(len(s.arms)) for r in range(len(s.lrs)) for d in s.depths]
+    tasks = [(X, y, d, s.arms[a], s, s.lrs[r], perturbation) for a, r, d in grid]
+    if jobs > 1:
+        import multiprocessing
 
-    def train(depths: Sequence[int], residual: bool, change: Perturbation | None) -> FloatArray:
-        curves = train_depths(
-            X,
-            y,
-            depths=depths,
-            width=setup.width,
-            residual=residual,
-            seeds=setup.seeds,
-            steps=setup.steps,
-            lr=setup.lr,
-            perturbation=change,
-        )  # (depths, seeds, steps + 1)
-        return np.asarray(10 ** np.log10(curves[..., -setup.tail :]).mean(axis=-1))
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            curves = list(pool.map(_train_task, tasks))  # each (seeds, steps + 1)
+    else:
+        curves = [_train_task(t) for t in tasks]
+    shape = (len(s.arms), len(s.lrs), len(s.depths), len(s.seeds), max(s.budgets) + 1)
+    every = np.stack(curves).reshape(shape)  # (arms, lrs, depths, seeds, steps + 1)
+    final = np.stack([final_loss(every, T, s.tail) for T in s.budgets], axis=-1)
+    half = np.stack([final_loss(every, T // 2, s.tail) for T in s.budgets], axis=-1)
+    base = every[:, s.lrs.index(s.lr)]  # (arms, depths, seeds, steps + 1)
+    X_g, y_g = X, y
+    grads = np.stack(
+        [
+            gradient_norms_at_init(
+                X_g, y_g, depth=s.grad_depth, width=s.grad_width, residual=r, seeds=s.seeds,
+                perturbation=perturbation,
+            )
+            for r in (False, True)
+        ]
+    )  # fmt: skip
+    rerun = None
+    if s.rerun:
+        # The rerun starts from the unperturbed weights changed by another perturbation, the
+        # same for both arms, so run and rerun differ in the last bits of every weight.
+        again = Perturbation(seed=1000 + (perturbation.seed if perturbation else 0))
+        rerun = np.stack(
+            [
+                final_loss(
+                    train(
+                        X, y, depth=max(s.depths), arm=arm, width=s.width, seeds=s.seeds,
+                        steps=s.budgets[0], lr=s.lr, perturbation=again,
+                    ),
+                    s.budgets[0],
+                    s.tail,
+                )
+                for arm in (PLAIN, RESIDUAL)
+            ]
+        )  # fmt: skip
+    return Result(s, final, half, base, grads, rerun)
 
-    final = [train(setup.depths, r, perturbation) for r in (False, True)]  # each (depths, seeds)
-    # The rerun starts from the unperturbed weights changed by another perturbation, the same
-    # for both arms, so run and rerun differ in the last bits of every starting weight.
-    again = Perturbation(seed=1000 + (perturbation.seed if perturbation else 0))
-    rerun = [train([setup.deep], r, again)[0] for r in (False, True)]  # each (seeds,)
-    return Result(setup, np.stack(grads), np.stack(final), np.stack(rerun))
+
+# ---------------------------------------------------------------------------------------------
+# The claims
+
+
+def slopes(loss: FloatArray, depths: Sequence[int]) -> FloatArray:
+    r"""Each seed's least-squares slope of $\log_{10}$ loss against $\log_2$ depth.
+
+    It is the change in decades of loss per doubling of depth: 0.3 means the loss doubles
+    each time the depth doubles.
+
+    Args:
+        loss: one row per seed, one column per depth, shape ``(seeds, depths)``.
+        depths: the depths of the columns.
+
+    Returns:
+        Shape ``(seeds,)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.residual_depth import slopes
+        >>> slopes(np.array([[1.0, 2.0, 4.0]]), [4, 8, 16]).round(4)  # doubles per doubling
+        array([0.301])
+    """
+    x = np.log2(np.asarray(depths, dtype=float))  # (depths,)
+    x = x - x.mean()
+    out: FloatArray = np.log10(loss) @ x / (x @ x)  # (seeds, depths) x (depths,) -> (seeds,)
+    return out
+
+
+def rises_with_depth(
+    loss: FloatArray, depths: Sequence[int], statement: str, *, alpha: float
+) -> Claim:
+    """Claim that the loss rises with depth, by Page's L test (exact) across seeds.
+
+    Within each seed the depths are ranked by their loss; Page's statistic weights each depth's
+    rank sum by its place in the predicted order. Its null hypothesis is that, within every
+    seed, each order of the depths is equally likely (no effect of depth); the seeds must be
+    independent. A rejection says the ranks lean the predicted way, not that every step rises.
+    The effect size is the Hodges–Lehmann estimate of the seeds' `slopes`, with its interval.
+
+    Args:
+        loss: one row per seed, one column per depth in the predicted order, shape
+            ``(seeds, depths)``.
+        depths: the depths of the columns.
+        statement: the claim in words.
+        alpha: its level.
+
+    Returns:
+        The `Claim`.
+    """
+    logs = np.log10(loss)  # (seeds, depths)
+    page = stats.page_trend_test(logs, method="exact")
+    ranks = stats.rankdata(logs, axis=1)  # (seeds, depths)
+    order = np.arange(1, logs.shape[1] + 1)
+    rho = np.mean([stats.spearmanr(order, r).statistic for r in ranks])
+    hl = hodges_lehmann(slopes(loss, depths), confidence=1 - 2 * alpha)
+    test = f"Page's L test, exact, {len(depths)} depths; mean within-seed Spearman ρ {rho:.2f}"
+    effect = f"slope {_decades(hl)} decades of loss per doubling of depth"
+    return Claim(
+        statement, test, logs.shape[0], f"p = {page.pvalue:.2g}", bool(page.pvalue < alpha), effect
+    )
+
+
+def does_not_rise(
+    loss: FloatArray, depths: Sequence[int], margin: float, statement: str, *, alpha: float
+) -> Claim:
+    """Claim that the loss rises with depth by less than ``margin`` per doubling.
+
+    The one-sided signed-rank test of "the seeds' `slopes` are centred at or above the margin",
+    at level ``alpha``: it rejects exactly when the upper end of the Hodges–Lehmann interval
+    at coverage ``1 - 2 alpha`` is below the margin (`claims.hodges_lehmann`). It assumes
+    independent seeds whose slopes are symmetric about their centre.
+
+    Args:
+        loss: shape ``(seeds, depths)``.
+        depths: the depths of the columns.
+        margin: the largest slope still called "does not rise", decades per doubling.
+        statement: the claim in words.
+        alpha: its level.
+
+    Returns:
+        The `Claim`.
+    """
+    hl = hodges_lehmann(slopes(loss, depths), confidence=1 - 2 * alpha)
+    test = f"signed-rank test of the slopes against +{margin:.3g} (non-inferiority)"
+    evidence = f"slope {_decades(hl)} decades per doubling, upper end vs +{margin:.3g}"
+    return Claim(statement, test, loss.shape[0], evidence, bool(hl.high < margin))
+
+
+def every(claims: Sequence[Claim], labels: Sequence[str], statement: str) -> Claim:
+    """Claim that each of several claims holds: an intersection-union test.
+
+    The combined claim holds only if every part does, each at the combined claim's level; it
+    needs no correction for the number of parts (its false-claim rate is at most the level of
+    the part whose null is true).
+
+    Args:
+        claims: the parts.
+        labels: a short name for each part, e.g. ``"200 steps"``.
+        statement: the combined claim in words.
+
+    Returns:
+        The `Claim`; its evidence lists each part's.
+    """
+    evidence = "; ".join(f"{label}: {c.evidence}" for label, c in zip(labels, claims, strict=True))
+    effect = "; ".join(
+        f"{label}: {c.effect}" for label, c in zip(labels, claims, strict=True) if c.effect
+    )
+    test = f"every one of {len(claims)}: {claims[0].test}"
+    return Claim(statement, test, claims[0].n, evidence, all(c.holds for c in claims), effect)
+
+
+def _decades(hl: object) -> str:
+    est, low, high, conf = hl  # type: ignore[misc]
+    return f"{est:.2f} ({100 * conf:.2f}% interval {low:.2f} to {high:.2f})"
+
+
+def _arm(result: Result, arm: Arm) -> int | None:
+    return result.setup.arms.index(arm) if arm in result.setup.arms else None
 
 
 def claims(result: Result) -> list[Claim]:
-    """The page's claims, each a one-sided Wilcoxon test paired by seed on log-scale numbers.
+    """Decide every claim of `DESIGN` that ``result`` holds the data for, at `DESIGN.alpha`.
 
-    Losses span orders of magnitude from seed to seed, so they are compared as logarithms: a
-    difference of log losses is the log of their ratio.
+    The build's run (`PAGE`) decides the first two; the full sweep (`FULL`) decides all six.
+    Losses are compared as logarithms: their spread covers orders of magnitude.
 
     Args:
         result: what `run` returned.
 
     Returns:
-        The five claims of the page, in its order.
+        The claims, in the order of `DESIGN.claims`.
+    """
+    s, a = result.setup, DESIGN.alpha
+    base_lr, T = s.lrs.index(s.lr), s.budgets[0]
+    span = f"{s.depths[0]} to {s.depths[-1]} layers"
+    out = []
+    plain, res = _arm(result, PLAIN), _arm(result, RESIDUAL)
+    if plain is not None:
+        out.append(
+            rises_with_depth(
+                result.final_loss[plain, base_lr, :, :, 0].T,
+                s.depths,
+                f"degradation: without shortcuts, the training loss after {T} steps at rate "
+                f"{s.lr:g} rises with depth from {span}",
+                alpha=a,
+            )
+        )
+    if res is not None:
+        out.append(
+            does_not_rise(
+                result.final_loss[res, base_lr, :, :, 0].T,
+                s.depths,
+                DESIGN.margin,
+                f"with shortcuts and 1/√L branches, the same loss rises by less than a factor "
+                f"2 from {span}",
+                alpha=a,
+            )
+        )
+    if len(s.lrs) == 1:
+        return out
+    best = result.final_loss.min(axis=1)  # (arms, depths, seeds, budgets): each net's best rate
+    labels = [f"{b} steps" for b in s.budgets]
+    rates = f"each net's best of {len(s.lrs)} rates"
+    if plain is not None:
+        parts = [
+            rises_with_depth(best[plain, :, :, i].T, s.depths, "", alpha=a)
+            for i in range(len(s.budgets))
+        ]
+        out.append(
+            every(
+                parts,
+                labels,
+                f"degradation survives tuning and longer training: with {rates}, the plain loss rises with depth from {span} at every budget",
+            )
+        )
+    if res is not None:
+        parts = [
+            does_not_rise(best[res, :, :, i].T, s.depths, DESIGN.margin, "", alpha=a)
+            for i in range(len(s.budgets))
+        ]
+        out.append(
+            every(
+                parts,
+                labels,
+                f"with {rates}, the residual loss rises by less than a factor 2 from {span} at every budget",
+            )
+        )
+    for arm, what in [
+        (SHORTCUT_ONLY, "shortcuts without the 1/√L"),
+        (SCALE_ONLY, "the 1/√L without shortcuts"),
+    ]:
+        i = _arm(result, arm)
+        if i is not None:
+            out.append(
+                rises_with_depth(
+                    best[i, :, :, 0].T,
+                    s.depths,
+                    f"{what} do not remove it: with {rates}, the loss after {T} steps still rises with depth from {span}",
+                    alpha=a,
+                )
+            )
+    return out
+
+
+PAGE = Setup(seeds=DESIGN.confirmation_seeds)
+"""The build's run: plain and residual nets at every depth, one rate, one budget."""
+FULL = Setup(
+    seeds=DESIGN.confirmation_seeds,
+    arms=(PLAIN, RESIDUAL, SHORTCUT_ONLY, SCALE_ONLY),
+    lrs=LRS,
+    budgets=BUDGETS,
+    rerun=True,
+)
+"""The full sweep: four arms, five rates, three budgets and the chaos rerun (`FULL` contains
+`PAGE`: its base rate and budget are the build's)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# What the log keeps, the sample-size argument, and the commands that fill the log
+
+
+def plateaued(result: Result) -> FloatArray:
+    """The share of nets whose loss has plateaued by each budget, at the base rate.
+
+    The criterion, fixed with the design: a net has plateaued by budget T if its loss fell by
+    less than a factor 2 over the second half of the budget, from step T/2 to step T.
+
+    Args:
+        result: what `run` returned.
+
+    Returns:
+        Shape ``(arms, depths, budgets)``, each a share of the seeds.
+    """
+    base = result.setup.lrs.index(result.setup.lr)
+    fell = result.half_loss[:, base] / result.final_loss[:, base]  # (arms, depths, seeds, budgets)
+    out: FloatArray = (fell < 2).mean(axis=2)
+    return out
+
+
+def outcome(result: Result) -> dict[str, object]:
+    """What the log records of a run: the claims, and the numbers the page draws from it.
+
+    Args:
+        result: what `run` returned.
+
+    Returns:
+        A JSON-ready dict. Losses are kept as base-10 logarithms to 4 decimals.
     """
     s = result.setup
-    g = np.log10(result.grad_norms.max(axis=-1) / result.grad_norms.min(axis=-1))  # (2, seeds)
-    loss = np.log10(result.final_loss)  # (2, depths, seeds)
-    shallow, deep = s.depths.index(s.shallow), s.depths.index(s.deep)
-    plain, res = loss[0], loss[1]  # (depths, seeds)
-    moved = np.abs(np.log10(result.rerun_loss) - loss[:, deep])  # (2, seeds)
-    return [
-        paired_greater(
-            g[0],
-            g[1],
-            f"at initialisation the {s.grad_depth}-layer plain net's layer gradients spread "
-            "wider (largest over smallest) than the residual net's",
-        ),
-        paired_greater(
-            plain[deep],
-            plain[shallow],
-            f"degradation: without shortcuts, {s.deep} layers end with a higher training loss "
-            f"than {s.shallow}",
-        ),
-        paired_greater(
-            plain[deep],
-            res[deep],
-            f"at {s.deep} layers, the net with shortcuts ends with a lower training loss",
-        ),
-        paired_greater(
-            plain[deep] - plain[shallow],
-            res[deep] - res[shallow],
-            f"shortcuts shrink the cost of depth: going from {s.shallow} to {s.deep} layers "
-            "raises the loss by a larger factor without them",
-        ),
-        paired_greater(
-            moved[0],
-            moved[1],
-            f"changing the starting weights by a relative {JITTER:g} moves the {s.deep}-layer "
-            "plain net's final loss further than the residual net's",
-        ),
-    ]
+    r4 = lambda a: np.round(a, 4).tolist()  # noqa: E731
+    medians = np.median(np.log10(result.curves), axis=2)[..., :: max(1, s.tail // 2)]
+    out: dict[str, object] = {
+        "claims": [c._asdict() for c in claims(result)],
+        "log10 loss (arm, rate, depth, seed, budget)": r4(np.log10(result.final_loss)),
+        "log10 loss at half budget": r4(np.log10(result.half_loss)),
+        f"median log10 loss every {max(1, s.tail // 2)} steps (arm, depth, step)": r4(medians),
+        "plateaued (arm, depth, budget)": r4(plateaued(result)),
+        "best rate, count (arm, depth, budget, rate)": np.stack(
+            [(result.final_loss.argmin(axis=1) == i).sum(axis=2) for i in range(len(s.lrs))],
+            axis=-1,
+        ).tolist(),
+    }
+    if result.rerun_loss is not None:
+        out["rerun log10 loss (plain, residual; seed)"] = r4(np.log10(result.rerun_loss))
+    return out
+
+
+def config(setup: Setup) -> dict[str, object]:
+    """The setup as the log records it (arms by name and definition)."""
+    out: dict[str, object] = setup._asdict()
+    out["arms"] = [a._asdict() for a in setup.arms]
+    out.pop("seeds")
+    return out
+
+
+def power(
+    result: Result,
+    sizes: Sequence[int],
+    *,
+    shrink: float = 0.5,
+    draws: int = 400,
+    seed: int = 0,
+) -> FloatArray:
+    """The sample-size argument: how often every claim would hold with n seeds.
+
+    Resamples the seeds of an exploration run (with replacement, n at a time) and decides the
+    claims on each resample. The exploration seeds chose the design, so their effects are
+    likely to be optimistic: before resampling, each arm's trend is moved toward the claim's
+    null by ``1 - shrink`` (half the way, by default): a rising trend is scaled down, and the
+    residual nets' trend is moved toward the margin.
+
+    Args:
+        result: a run on the exploration seeds with every arm, rate and budget of the claims.
+        sizes: the numbers of seeds n to try.
+        shrink: the share of each estimated effect kept.
+        draws: resamples per n.
+        seed: seeds the resampling.
+
+    Returns:
+        For each n, the share of resamples in which each claim held, and in which all did,
+        shape ``(len(sizes), claims + 1)``.
+    """
+    s = result.setup
+    x = np.log2(np.asarray(s.depths, dtype=float))
+    x -= x.mean()  # (depths,)
+    logs = np.log10(result.final_loss)  # (arms, lrs, depths, seeds, budgets)
+    for i, arm in enumerate(s.arms):
+        for j in range(len(s.lrs)):
+            for b in range(len(s.budgets)):
+                theta = hodges_lehmann(slopes(10 ** logs[i, j, :, :, b].T, s.depths)).estimate
+                target = (
+                    theta + (1 - shrink) * (DESIGN.margin - theta)
+                    if arm == RESIDUAL
+                    else shrink * theta
+                )
+                logs[i, j, :, :, b] += (target - theta) * x[:, None]
+    rng = np.random.default_rng(seed)
+    out = []
+    for n in sizes:
+        held = []
+        for _ in range(draws):
+            pick = rng.integers(0, len(s.seeds), size=n)  # (n,)
+            sample = result._replace(
+                setup=s._replace(seeds=tuple(range(n))), final_loss=10 ** logs[:, :, :, pick]
+            )
+            verdicts = [c.holds for c in claims(sample)]
+            held.append([*verdicts, all(verdicts)])
+        out.append(np.mean(held, axis=0))
+    return np.array(out)
+
+
+EXPLORATION = FULL._replace(seeds=DESIGN.exploration_seeds)
+"""The full sweep on the exploration seeds: what the design and the sample size were chosen on."""
+COMMAND = "python -m paperlens.experiments.residual_depth"
+
+
+def from_log(entry: dict[str, object], setup: Setup) -> Result:
+    """A `Result` rebuilt from a log entry's recorded losses (to 4 decimals in log10).
+
+    Args:
+        entry: an entry of the experiment log written by ``record``.
+        setup: the setup it ran (its seeds are taken from the entry).
+
+    Returns:
+        A `Result` with the recorded final and half-budget losses; its curves and gradients
+        are empty, and the rerun is there if it was recorded.
+    """
+    found = entry["outcome"]
+    assert isinstance(found, dict)
+    rerun = found.get("rerun log10 loss (plain, residual; seed)")
+    return Result(
+        setup._replace(seeds=tuple(entry["seeds"])),  # type: ignore[arg-type]
+        10 ** np.array(found["log10 loss (arm, rate, depth, seed, budget)"]),
+        10 ** np.array(found["log10 loss at half budget"]),
+        np.empty((0,)),
+        np.empty((0,)),
+        None if rerun is None else 10 ** np.array(rerun),
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run or record the experiment: ``page``, ``full``, ``explore`` or ``power``.
+
+    - ``page``: the build's run, `PAGE`, and its claims.
+    - ``full [--record]``: the full sweep on the confirmation seeds, `FULL`; with ``--record``
+      the log gains the confirmation entry (once: a second would reuse its seeds).
+    - ``explore [--record]``: the full sweep on the exploration seeds, `EXPLORATION`.
+    - ``power [--record]``: the sample-size argument, from the log's exploration entry.
+    """
+    import argparse
+    import json
+    import subprocess
+    import time
+
+    from paperlens.experiments import log
+
+    parser = argparse.ArgumentParser(prog=COMMAND, description=main.__doc__)
+    parser.add_argument("what", choices=["page", "full", "explore", "power"])
+    parser.add_argument("--record", action="store_true", help="append the run to the log")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    args = parser.parse_args(argv)
+    command = f"{COMMAND} {args.what}" + (" --record" if args.record else "")
+    name = __name__.rsplit(".", 1)[-1]
+    if args.what == "power":
+        (entry,) = [
+            e for e in log.entries(name) if e["design"] == "v2" and e["purpose"] == "exploration"
+        ]
+        sizes = (10, 12, 14, 16, 20)
+        table = power(from_log(entry, EXPLORATION), sizes)
+        for n, row in zip(sizes, table, strict=True):
+            print(f"n = {n:2d}: every claim holds in {row[-1]:.3f}; each: {np.round(row[:-1], 3)}")
+        if args.record:
+            log.record(
+                name, design="v2", purpose="exploration", status="explored",
+                config={"shrink": 0.5, "draws": 400, "sizes": list(sizes)},
+                seeds=entry["seeds"], command=command,
+                outcome={f"n = {n}": np.round(row, 3).tolist() for n, row in zip(sizes, table, strict=True)},
+                note="The sample-size argument: resampled exploration seeds, every effect halved.",
+            )  # fmt: skip
+        return 0
+    setup = {"page": PAGE, "full": FULL, "explore": EXPLORATION}[args.what]
+    if not setup.seeds:
+        raise SystemExit("DESIGN has no confirmation seeds yet: fix the design first")
+    start = time.perf_counter()
+    result = run(setup, jobs=args.jobs)
+    seconds = time.perf_counter() - start
+    found = claims(result)
+    print(*found, sep="\n")
+    print(f"{len(found)} claims in {seconds:.0f} s")
+    if args.record:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+        confirm = args.what == "full"
+        log.record(
+            name, design="v2", purpose="confirmation" if confirm else "exploration",
+            status="adopted" if confirm else "explored", config=config(setup),
+            seeds=setup.seeds, command=command,
+            outcome=outcome(result) | {"seconds": round(seconds), "jobs": args.jobs},
+            note=(f"The design fixed in commit {commit}, run once on its confirmation seeds." if confirm
+                  else "The full sweep on the exploration seeds: the basis of the sample size."),
+        )  # fmt: skip
+        print(json.dumps({"recorded": name, "commit": commit}))
+    return 0 if all(c.holds for c in found) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
