@@ -27,7 +27,6 @@ shortcuts. It reads the final training loss at several budgets and learning rate
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -38,7 +37,14 @@ from scipy import stats
 
 from paperlens._checks import FloatArray, require_real_scalar, require_size
 from paperlens.adam import adam_init, adam_step
-from paperlens.experiments.claims import ALPHA, Claim, Perturbation, hodges_lehmann, perturb
+from paperlens.experiments.claims import (
+    ALPHA,
+    Claim,
+    Interval,
+    Perturbation,
+    hodges_lehmann,
+    perturb,
+)
 from paperlens.losses import mse_loss, mse_loss_backward
 from paperlens.mlp import MLPParams, init_mlp, mlp, mlp_backward, stack_params
 
@@ -298,56 +304,59 @@ def gradient_norms_at_init(
 # ---------------------------------------------------------------------------------------------
 # The design, fixed before the confirmation run
 
+DEPTHS = (4, 8, 16, 32, 48)
+"""The depth range of every trend, in order: from the plain nets' best depth on the
+exploration seeds (4 layers, at the build's rate) to the deepest net trained."""
+LR = 0.002
+"""The build's learning rate (the rate of the design before issue 20, not tuned)."""
+LRS = (0.0005, 0.001, 0.002, 0.004, 0.008, 0.016)
+"""The learning-rate grid of the full sweep, a factor 2 apart."""
+BUDGETS = (200, 400, 800)
+"""Adam steps at which the loss is read; the build reads the first. Each is twice the one
+before: He et al. tried three times the iterations (§4.1, footnote 3)."""
+
 
 class Design(NamedTuple):
     """The pre-registered design: what is claimed, how each claim is decided, on which seeds."""
 
     claims: tuple[str, ...]
-    """Each claim in words, with the test that decides it and the setup it is decided on."""
+    """Each claim in words, with the test that decides it and the run it is decided on."""
     alpha: float
-    """Each claim's level: `claims.ALPHA` divided by the number of claims (Bonferroni), so the
-    chance that any of them holds by luck when its null is true is at most `claims.ALPHA`."""
-    margin: float
-    """The largest rise still called "does not rise", in decades of loss per doubling of depth:
-    a factor 2 over the whole depth range."""
+    """Each claim's level: `claims.ALPHA` divided by the number of claims (Bonferroni), so
+    that the chance that any claim holds by luck, when its null is true, is at most
+    `claims.ALPHA`."""
     exploration_seeds: tuple[int, ...]
     """Every seed that any design tried in the log ran on."""
     confirmation_seeds: tuple[int, ...]
     """The seeds the claims are decided on: no earlier entry of the log used them."""
-    power: tuple[tuple[int, float], ...]
-    """The sample-size argument's numbers: for each number of seeds n, the estimated chance
-    that every claim holds (the smallest over the claims), if every effect were half the size
-    the exploration seeds showed (`power`). The design uses the smallest n with at least 0.9."""
+    power: tuple[tuple[int, tuple[float, ...]], ...]
+    """The sample-size argument's numbers: for each number of seeds n, each claim's estimated
+    chance of holding if its effect were half the size the exploration seeds showed
+    (`power`). The design uses the smallest n at which every claim's is at least 0.9."""
 
 
-DEPTHS = (4, 8, 16, 32, 48)
-"""The depth range of every trend claim, in order: from the plain nets' best depth on the
-exploration seeds (4 layers, at the build's rate) to the deepest net trained."""
-LRS = (0.0005, 0.001, 0.002, 0.004, 0.008)
-"""The learning-rate grid of the full sweep, a factor 2 apart; the build uses 0.002."""
-BUDGETS = (200, 400, 800)
-"""Adam steps at which the loss is read; the build reads the first. Each is twice the last, as
-He et al. tried three times the iterations (§4.1, footnote 3)."""
+_SPAN = f"over {', '.join(map(str, DEPTHS))} layers"
+_TUNED = f"with each net's best of the {len(LRS)} rates {LRS[0]:g} to {LRS[-1]:g}"
+_BUDGETS = ", ".join(map(str, BUDGETS))
 
 DESIGN = Design(
     claims=(
-        "Degradation (build): without shortcuts, the training loss after 200 steps at rate "
-        "0.002 rises with depth over 4, 8, 16, 32, 48 layers. Page's L test (exact), one-sided.",
-        "Shortcuts (build): with shortcuts and 1/√L branches, at the same rate and budget, the "
-        "loss does not rise by more than a factor 2 from 4 to 48 layers: the one-sided "
-        "signed-rank test of each seed's slope of log-loss against log-depth, against the "
-        "margin (non-inferiority).",
-        "Degradation, tuned and longer (log): claim 1 with each net's best of the five rates, "
-        "at every budget of 200, 400 and 800 steps (an intersection-union test: each budget's "
-        "test at the claim's level).",
-        "Shortcuts, tuned and longer (log): claim 2 with each net's best rate, at every budget.",
-        "The shortcut alone (log): nets with shortcuts but the plain nets' starting weights (no "
-        "1/√L) also end higher with depth: claim 1's test, each net's best rate, 200 steps.",
-        "The 1/√L alone (log): plain nets with the residual nets' starting weights also end "
-        "higher with depth: claim 1's test, each net's best rate, 200 steps.",
+        f"Degradation (build): without shortcuts, the training loss after {BUDGETS[0]} steps "
+        f"at rate {LR:g} rises with depth {_SPAN}. Page's L test, exact, one-sided.",
+        "Shortcuts shrink it (build): at the same rate and budget, the loss rises less steeply "
+        "with shortcuts and 1/√L branches: each net's slope of log-loss against log-depth, "
+        "plain against residual, by a one-sided Mann–Whitney test (unpaired).",
+        f"Degradation, tuned and longer (log): claim 1 {_TUNED}, at every budget of {_BUDGETS} "
+        "steps (an intersection-union test: each budget's test at the claim's level).",
+        f"Shortcuts shrink it, tuned and longer (log): claim 2 {_TUNED}, at every budget.",
+        "The shortcut alone does not (log): with the plain nets' own starting weights (no "
+        "1/√L), nets with shortcuts have a steeper slope than plain ones: claim 2's test, "
+        f"{_TUNED}, {BUDGETS[0]} steps.",
+        "The 1/√L alone does not (log): with the residual nets' starting weights, nets without "
+        f"shortcuts have a steeper slope than plain ones: claim 2's test, {_TUNED}, "
+        f"{BUDGETS[0]} steps.",
     ),
     alpha=ALPHA / 6,
-    margin=math.log10(2) / (math.log2(DEPTHS[-1]) - math.log2(DEPTHS[0])),
     exploration_seeds=tuple(range(12)),
     confirmation_seeds=(),  # chosen with the sample-size argument, before the confirmation run
     power=(),
@@ -372,9 +381,9 @@ class Setup(NamedTuple):
     """The depths trained, in the order of the trend claims."""
     arms: tuple[Arm, ...] = (PLAIN, RESIDUAL)
     """The kinds of net trained (`Arm`)."""
-    lr: float = 0.002
+    lr: float = LR
     """The base learning rate: the build's, and the one the chaos rerun uses."""
-    lrs: tuple[float, ...] = (0.002,)
+    lrs: tuple[float, ...] = (LR,)
     """Every learning rate trained; contains `lr`."""
     budgets: tuple[int, ...] = BUDGETS[:1]
     """Steps at which the loss is read; the first is the base budget. The longest is trained,
@@ -414,9 +423,8 @@ def _train_task(
     args: tuple[FloatArray, FloatArray, int, Arm, Setup, float, Perturbation | None],
 ) -> FloatArray:
     X, y, depth, arm, s, lr, perturbation = args
-    steps = max(s.budgets)
     return train(
-        X, y, depth=depth, arm=arm, width=s.width, seeds=s.seeds, steps=steps, lr=lr,
+        X, y, depth=depth, arm=arm, width=s.width, seeds=s.seeds, steps=max(s.budgets), lr=lr,
         perturbation=perturbation,
     )  # fmt: skip
 
@@ -439,8 +447,8 @@ def run(setup: Setup, *, perturbation: Perturbation | None = None, jobs: int = 1
     if min(s.budgets) < 2 * s.tail:
         raise ValueError(f"every budget must be at least 2 * tail = {2 * s.tail}: {s.budgets}")
     X, y = regression_task(s.n, s.d_in, rng=np.random.default_rng(s.task_seed))
-    grid = [(a, r, d) for a in range(len(s.arms)) for r in range(len(s.lrs)) for d in s.depths]
-    tasks = [(X, y, d, s.arms[a], s, s.lrs[r], perturbation) for a, r, d in grid]
+    grid = [(arm, lr, d) for arm in s.arms for lr in s.lrs for d in s.depths]
+    tasks = [(X, y, d, arm, s, lr, perturbation) for arm, lr, d in grid]
     if jobs > 1:
         import multiprocessing
 
@@ -450,15 +458,13 @@ def run(setup: Setup, *, perturbation: Perturbation | None = None, jobs: int = 1
     else:
         curves = [_train_task(t) for t in tasks]
     shape = (len(s.arms), len(s.lrs), len(s.depths), len(s.seeds), max(s.budgets) + 1)
-    every = np.stack(curves).reshape(shape)  # (arms, lrs, depths, seeds, steps + 1)
-    final = np.stack([final_loss(every, T, s.tail) for T in s.budgets], axis=-1)
-    half = np.stack([final_loss(every, T // 2, s.tail) for T in s.budgets], axis=-1)
-    base = every[:, s.lrs.index(s.lr)]  # (arms, depths, seeds, steps + 1)
-    X_g, y_g = X, y
+    every_step = np.stack(curves).reshape(shape)  # (arms, lrs, depths, seeds, steps + 1)
+    final = np.stack([final_loss(every_step, T, s.tail) for T in s.budgets], axis=-1)
+    half = np.stack([final_loss(every_step, T // 2, s.tail) for T in s.budgets], axis=-1)
     grads = np.stack(
         [
             gradient_norms_at_init(
-                X_g, y_g, depth=s.grad_depth, width=s.grad_width, residual=r, seeds=s.seeds,
+                X, y, depth=s.grad_depth, width=s.grad_width, residual=r, seeds=s.seeds,
                 perturbation=perturbation,
             )
             for r in (False, True)
@@ -482,11 +488,12 @@ def run(setup: Setup, *, perturbation: Perturbation | None = None, jobs: int = 1
                 for arm in (PLAIN, RESIDUAL)
             ]
         )  # fmt: skip
+    base = every_step[:, s.lrs.index(s.lr)]  # (arms, depths, seeds, steps + 1)
     return Result(s, final, half, base, grads, rerun)
 
 
 # ---------------------------------------------------------------------------------------------
-# The claims
+# The tests that decide the claims
 
 
 def slopes(loss: FloatArray, depths: Sequence[int]) -> FloatArray:
@@ -496,11 +503,11 @@ def slopes(loss: FloatArray, depths: Sequence[int]) -> FloatArray:
     each time the depth doubles.
 
     Args:
-        loss: one row per seed, one column per depth, shape ``(seeds, depths)``.
+        loss: one row per seed, one column per depth, shape ``(..., seeds, depths)``.
         depths: the depths of the columns.
 
     Returns:
-        Shape ``(seeds,)``.
+        Shape ``(..., seeds)``.
 
     Examples:
         >>> import numpy as np
@@ -510,7 +517,7 @@ def slopes(loss: FloatArray, depths: Sequence[int]) -> FloatArray:
     """
     x = np.log2(np.asarray(depths, dtype=float))  # (depths,)
     x = x - x.mean()
-    out: FloatArray = np.log10(loss) @ x / (x @ x)  # (seeds, depths) x (depths,) -> (seeds,)
+    out: FloatArray = np.log10(loss) @ x / (x @ x)  # (..., seeds, depths) x (depths,)
     return out
 
 
@@ -521,9 +528,10 @@ def rises_with_depth(
 
     Within each seed the depths are ranked by their loss; Page's statistic weights each depth's
     rank sum by its place in the predicted order. Its null hypothesis is that, within every
-    seed, each order of the depths is equally likely (no effect of depth); the seeds must be
-    independent. A rejection says the ranks lean the predicted way, not that every step rises.
-    The effect size is the Hodges–Lehmann estimate of the seeds' `slopes`, with its interval.
+    seed, each order of the depths is equally likely (depth has no effect); the seeds must be
+    independent. A rejection says that the ranks lean the predicted way, not that every step
+    rises. The effect size is the Hodges–Lehmann estimate of the seeds' `slopes`, with its
+    interval.
 
     Args:
         loss: one row per seed, one column per depth in the predicted order, shape
@@ -533,84 +541,191 @@ def rises_with_depth(
         alpha: its level.
 
     Returns:
-        The `Claim`.
+        The `Claim`; its test names the mean within-seed Spearman correlation of loss and
+        depth, the statistic Page's L is a linear function of.
     """
     logs = np.log10(loss)  # (seeds, depths)
+    k = logs.shape[1]
     page = stats.page_trend_test(logs, method="exact")
     ranks = stats.rankdata(logs, axis=1)  # (seeds, depths)
-    order = np.arange(1, logs.shape[1] + 1)
-    rho = np.mean([stats.spearmanr(order, r).statistic for r in ranks])
+    d = ranks - np.arange(1, k + 1)  # (seeds, depths)
+    rho = float(np.mean(1 - 6 * (d**2).sum(axis=1) / (k * (k**2 - 1))))
     hl = hodges_lehmann(slopes(loss, depths), confidence=1 - 2 * alpha)
-    test = f"Page's L test, exact, {len(depths)} depths; mean within-seed Spearman ρ {rho:.2f}"
-    effect = f"slope {_decades(hl)} decades of loss per doubling of depth"
-    return Claim(
-        statement, test, logs.shape[0], f"p = {page.pvalue:.2g}", bool(page.pvalue < alpha), effect
-    )
+    test = f"Page's L test, exact, {k} depths; mean within-seed Spearman ρ {rho:.2f}"
+    effect = f"slope {_interval(*hl)} decades of loss per doubling of depth"
+    holds = bool(page.pvalue < alpha)
+    return Claim(statement, test, logs.shape[0], f"p = {page.pvalue:.2g}", holds, effect)
 
 
-def does_not_rise(
-    loss: FloatArray, depths: Sequence[int], margin: float, statement: str, *, alpha: float
-) -> Claim:
-    """Claim that the loss rises with depth by less than ``margin`` per doubling.
+def mann_whitney_null(m: int, n: int) -> FloatArray:
+    r"""The exact null distribution of the Mann–Whitney statistic U for samples of m and n.
 
-    The one-sided signed-rank test of "the seeds' `slopes` are centred at or above the margin",
-    at level ``alpha``: it rejects exactly when the upper end of the Hodges–Lehmann interval
-    at coverage ``1 - 2 alpha`` is below the margin (`claims.hodges_lehmann`). It assumes
-    independent seeds whose slopes are symmetric about their centre.
+    $U = \#\{(i, j): a_i > b_j\}$. Under the null hypothesis (the m + n values independent
+    draws of one continuous distribution) every assignment of the ranks to the two samples is
+    equally likely; the counts follow $N(m, n, u) = N(m - 1, n, u - n) + N(m, n - 1, u)$.
 
     Args:
-        loss: shape ``(seeds, depths)``.
-        depths: the depths of the columns.
-        margin: the largest slope still called "does not rise", decades per doubling.
+        m: size of the first sample, ≥ 1.
+        n: size of the second, ≥ 1.
+
+    Returns:
+        $P(U = u)$ for $u = 0, \dots, mn$, shape ``(m n + 1,)``.
+
+    Examples:
+        >>> from paperlens.experiments.residual_depth import mann_whitney_null
+        >>> (mann_whitney_null(2, 2) * 6).round().astype(int).tolist()  # 6 = C(4, 2) orders
+        [1, 1, 2, 1, 1]
+    """
+    if m < 1 or n < 1:
+        raise ValueError(f"both samples need at least one value, got m = {m}, n = {n}")
+    # counts[j] holds N(i, j, .) for the current i, as an array over u = 0 .. m n.
+    counts = [np.eye(1, m * n + 1, 0)[0] for _ in range(n + 1)]  # N(0, j, u) = [u == 0]
+    for _ in range(1, m + 1):
+        new = [np.eye(1, m * n + 1, 0)[0]]  # N(i, 0, u) = [u == 0]
+        for j in range(1, n + 1):
+            shifted = np.zeros(m * n + 1)
+            shifted[j:] = counts[j][:-j]  # N(i - 1, j, u - j)
+            new.append(shifted + new[j - 1])
+        counts = new
+    out: FloatArray = counts[n] / counts[n].sum()
+    return out
+
+
+def hodges_lehmann_shift(a: FloatArray, b: FloatArray, *, confidence: float) -> Interval:
+    r"""The two-sample Hodges–Lehmann estimate of how much larger a is than b, with its interval.
+
+    The estimate is the median of the $mn$ differences $a_i - b_j$. The interval inverts the
+    Mann–Whitney test: it is $[D_{(k+1)}, D_{(mn-k)}]$ of the sorted differences, with $k$ the
+    largest count for which $P(U \le k) \le (1 - \text{confidence})/2$ under the exact null
+    (`mann_whitney_null`). It assumes independent samples whose distributions differ by a
+    shift; its lower end is above 0 exactly when the one-sided exact test of "a > b" has
+    $p \le (1 - \text{confidence})/2$.
+
+    Args:
+        a: the first sample, shape ``(m,)``.
+        b: the second, shape ``(n,)``.
+        confidence: the interval's two-sided coverage.
+
+    Returns:
+        The `claims.Interval` (infinite ends when the samples are too small for it).
+    """
+    diff = np.sort((a[:, None] - b[None, :]).ravel())  # (m n,)
+    cdf = np.cumsum(mann_whitney_null(a.size, b.size))  # P(U <= u)
+    k = int(np.searchsorted(cdf, (1 - confidence) / 2 * (1 + 1e-9), side="right")) - 1
+    low, high = (float(diff[k]), float(diff[-k - 1])) if k >= 0 else (-np.inf, np.inf)
+    return Interval(float(np.median(diff)), low, high, confidence)
+
+
+def steeper(a: FloatArray, b: FloatArray, statement: str, *, alpha: float) -> Claim:
+    """Claim that the slopes ``a`` are larger than ``b``, by a one-sided Mann–Whitney test.
+
+    Unpaired: the two samples are treated as independent, which they are not quite (seed s
+    starts both arms from the same numbers), but what seed s shares does not survive training
+    in the deep plain nets (see the page), so pairing would buy little. The effect size is the
+    two-sample Hodges–Lehmann shift (`hodges_lehmann_shift`).
+
+    Args:
+        a: one arm's slopes, shape ``(m,)``.
+        b: the other's, shape ``(n,)``.
         statement: the claim in words.
         alpha: its level.
 
     Returns:
-        The `Claim`.
+        The `Claim`, with the exact p-value as its evidence.
     """
-    hl = hodges_lehmann(slopes(loss, depths), confidence=1 - 2 * alpha)
-    test = f"signed-rank test of the slopes against +{margin:.3g} (non-inferiority)"
-    evidence = f"slope {_decades(hl)} decades per doubling, upper end vs +{margin:.3g}"
-    return Claim(statement, test, loss.shape[0], evidence, bool(hl.high < margin))
+    u = int(np.sum(a[:, None] > b[None, :]))  # U for "a > b" (ties count as not greater)
+    p = float(mann_whitney_null(a.size, b.size)[u:].sum())  # P(U >= u)
+    hl = hodges_lehmann_shift(a, b, confidence=1 - 2 * alpha)
+    test = f"one-sided Mann–Whitney test, exact, unpaired, {a.size} and {b.size} nets"
+    effect = f"slope steeper by {_interval(*hl)} decades per doubling"
+    return Claim(statement, test, a.size + b.size, f"p = {p:.2g}", p < alpha, effect)
 
 
-def every(claims: Sequence[Claim], labels: Sequence[str], statement: str) -> Claim:
+def every(parts: Sequence[Claim], labels: Sequence[str], statement: str) -> Claim:
     """Claim that each of several claims holds: an intersection-union test.
 
-    The combined claim holds only if every part does, each at the combined claim's level; it
-    needs no correction for the number of parts (its false-claim rate is at most the level of
-    the part whose null is true).
+    The combined claim holds only if every part does, each at the combined claim's level. It
+    needs no correction for the number of parts: if any part's null is true, the combined
+    claim holds by luck no more often than that part does.
 
     Args:
-        claims: the parts.
+        parts: the claims that must all hold.
         labels: a short name for each part, e.g. ``"200 steps"``.
         statement: the combined claim in words.
 
     Returns:
-        The `Claim`; its evidence lists each part's.
+        The `Claim`; its evidence and effect list each part's.
     """
-    evidence = "; ".join(f"{label}: {c.evidence}" for label, c in zip(labels, claims, strict=True))
-    effect = "; ".join(
-        f"{label}: {c.effect}" for label, c in zip(labels, claims, strict=True) if c.effect
-    )
-    test = f"every one of {len(claims)}: {claims[0].test}"
-    return Claim(statement, test, claims[0].n, evidence, all(c.holds for c in claims), effect)
+    pairs = list(zip(labels, parts, strict=True))
+    evidence = "; ".join(f"{label}: {c.evidence}" for label, c in pairs)
+    effect = "; ".join(f"{label}: {c.effect}" for label, c in pairs if c.effect)
+    test = f"each of {len(parts)}: {parts[0].test}"
+    return Claim(statement, test, parts[0].n, evidence, all(c.holds for c in parts), effect)
 
 
-def _decades(hl: object) -> str:
-    est, low, high, conf = hl  # type: ignore[misc]
-    return f"{est:.2f} ({100 * conf:.2f}% interval {low:.2f} to {high:.2f})"
+def _interval(estimate: float, low: float, high: float, confidence: float) -> str:
+    return f"{estimate:.2f} ({100 * confidence:.2f}% interval {low:.2f} to {high:.2f})"
 
 
-def _arm(result: Result, arm: Arm) -> int | None:
-    return result.setup.arms.index(arm) if arm in result.setup.arms else None
+# ---------------------------------------------------------------------------------------------
+# The claims
+
+
+def _arm(setup: Setup, arm: Arm) -> int | None:
+    return setup.arms.index(arm) if arm in setup.arms else None
+
+
+def _decide(result: Result, which: int) -> Claim | None:
+    """Claim ``which`` of `DESIGN`, or None if ``result`` lacks the data for it."""
+    s, a, loss = result.setup, DESIGN.alpha, result.final_loss
+    base, T = s.lrs.index(s.lr), s.budgets[0]
+    span = f"from {s.depths[0]} to {s.depths[-1]} layers"
+    plain, res = _arm(s, PLAIN), _arm(s, RESIDUAL)
+    tuned = len(s.lrs) > 1
+    best = loss.min(axis=1)  # (arms, depths, seeds, budgets): each net's best rate
+    rates = f"each net's best of {len(s.lrs)} rates"
+    budgets = [f"{b} steps" for b in s.budgets]
+    slope = slopes(np.moveaxis(best, 1, -1), s.depths)  # (arms, seeds, budgets)
+    if which == 0 and plain is not None:
+        return rises_with_depth(
+            loss[plain, base, :, :, 0].T, s.depths, f"degradation: without shortcuts, the "
+            f"training loss after {T} steps at rate {s.lr:g} rises with depth {span}", alpha=a,
+        )  # fmt: skip
+    if which == 1 and plain is not None and res is not None:
+        at_base = slopes(np.moveaxis(loss[:, base, :, :, 0], 1, -1), s.depths)  # (arms, seeds)
+        return steeper(
+            at_base[plain], at_base[res], f"shortcuts shrink it: at the same rate and budget "
+            "the loss rises less steeply with depth with shortcuts and 1/√L branches", alpha=a,
+        )  # fmt: skip
+    if which == 2 and plain is not None and tuned:
+        parts = [
+            rises_with_depth(best[plain, :, :, i].T, s.depths, "", alpha=a)
+            for i in range(len(s.budgets))
+        ]
+        return every(parts, budgets, f"degradation survives tuning and longer training: with "
+                     f"{rates}, the plain loss rises with depth {span} at every budget")  # fmt: skip
+    if which == 3 and plain is not None and res is not None and tuned:
+        parts = [
+            steeper(slope[plain, :, i], slope[res, :, i], "", alpha=a)
+            for i in range(len(s.budgets))
+        ]
+        return every(parts, budgets, f"shortcuts shrink it with {rates}, at every budget")
+    for i, arm, what in [(4, SHORTCUT_ONLY, "shortcuts alone"), (5, SCALE_ONLY, "1/√L alone")]:
+        j = _arm(s, arm)
+        if which == i and plain is not None and j is not None and tuned:
+            return steeper(
+                slope[j, :, 0], slope[plain, :, 0], f"{what} do not shrink it: with {rates}, "
+                f"{arm.name} rise more steeply with depth than plain nets, after {T} steps",
+                alpha=a,
+            )  # fmt: skip
+    return None
 
 
 def claims(result: Result) -> list[Claim]:
     """Decide every claim of `DESIGN` that ``result`` holds the data for, at `DESIGN.alpha`.
 
     The build's run (`PAGE`) decides the first two; the full sweep (`FULL`) decides all six.
-    Losses are compared as logarithms: their spread covers orders of magnitude.
+    Losses are compared as logarithms: they spread over orders of magnitude.
 
     Args:
         result: what `run` returned.
@@ -618,76 +733,8 @@ def claims(result: Result) -> list[Claim]:
     Returns:
         The claims, in the order of `DESIGN.claims`.
     """
-    s, a = result.setup, DESIGN.alpha
-    base_lr, T = s.lrs.index(s.lr), s.budgets[0]
-    span = f"{s.depths[0]} to {s.depths[-1]} layers"
-    out = []
-    plain, res = _arm(result, PLAIN), _arm(result, RESIDUAL)
-    if plain is not None:
-        out.append(
-            rises_with_depth(
-                result.final_loss[plain, base_lr, :, :, 0].T,
-                s.depths,
-                f"degradation: without shortcuts, the training loss after {T} steps at rate "
-                f"{s.lr:g} rises with depth from {span}",
-                alpha=a,
-            )
-        )
-    if res is not None:
-        out.append(
-            does_not_rise(
-                result.final_loss[res, base_lr, :, :, 0].T,
-                s.depths,
-                DESIGN.margin,
-                f"with shortcuts and 1/√L branches, the same loss rises by less than a factor "
-                f"2 from {span}",
-                alpha=a,
-            )
-        )
-    if len(s.lrs) == 1:
-        return out
-    best = result.final_loss.min(axis=1)  # (arms, depths, seeds, budgets): each net's best rate
-    labels = [f"{b} steps" for b in s.budgets]
-    rates = f"each net's best of {len(s.lrs)} rates"
-    if plain is not None:
-        parts = [
-            rises_with_depth(best[plain, :, :, i].T, s.depths, "", alpha=a)
-            for i in range(len(s.budgets))
-        ]
-        out.append(
-            every(
-                parts,
-                labels,
-                f"degradation survives tuning and longer training: with {rates}, the plain loss rises with depth from {span} at every budget",
-            )
-        )
-    if res is not None:
-        parts = [
-            does_not_rise(best[res, :, :, i].T, s.depths, DESIGN.margin, "", alpha=a)
-            for i in range(len(s.budgets))
-        ]
-        out.append(
-            every(
-                parts,
-                labels,
-                f"with {rates}, the residual loss rises by less than a factor 2 from {span} at every budget",
-            )
-        )
-    for arm, what in [
-        (SHORTCUT_ONLY, "shortcuts without the 1/√L"),
-        (SCALE_ONLY, "the 1/√L without shortcuts"),
-    ]:
-        i = _arm(result, arm)
-        if i is not None:
-            out.append(
-                rises_with_depth(
-                    best[i, :, :, 0].T,
-                    s.depths,
-                    f"{what} do not remove it: with {rates}, the loss after {T} steps still rises with depth from {span}",
-                    alpha=a,
-                )
-            )
-    return out
+    decided = (_decide(result, i) for i in range(len(DESIGN.claims)))
+    return [c for c in decided if c is not None]
 
 
 PAGE = Setup(seeds=DESIGN.confirmation_seeds)
@@ -761,6 +808,33 @@ def config(setup: Setup) -> dict[str, object]:
     return out
 
 
+def _hedged(result: Result, which: int, shrink: float) -> Result:
+    """``result`` with claim ``which``'s effect cut to ``shrink`` of its estimate (`power`)."""
+    s = result.setup
+    logs = np.log10(result.final_loss)  # (arms, lrs, depths, seeds, budgets)
+    x = np.log2(np.asarray(s.depths, dtype=float))
+    x -= x.mean()  # (depths,)
+    plain = _arm(s, PLAIN)
+    if plain is None:
+        return result
+    if which in (0, 2):  # a trend of the plain arm: halve its median profile across depths
+        profile = np.median(logs[plain], axis=2, keepdims=True)  # (lrs, depths, 1, budgets)
+        logs[plain] -= (1 - shrink) * (profile - profile.mean(axis=1, keepdims=True))
+    else:  # a comparison of slopes, a steeper than b: move a's slopes toward b's
+        a, b = {1: (plain, _arm(s, RESIDUAL)), 3: (plain, _arm(s, RESIDUAL)),
+                4: (_arm(s, SHORTCUT_ONLY), plain), 5: (_arm(s, SCALE_ONLY), plain)}[which]  # fmt: skip
+        if a is None or b is None:
+            return result
+        for j in range(len(s.lrs)):
+            for k in range(len(s.budgets)):
+                theta = [
+                    hodges_lehmann(slopes(10 ** logs[arm, j, :, :, k].T, s.depths)).estimate
+                    for arm in (a, b)
+                ]
+                logs[a, j, :, :, k] -= (1 - shrink) * (theta[0] - theta[1]) * x[:, None]
+    return result._replace(final_loss=10**logs)
+
+
 def power(
     result: Result,
     sizes: Sequence[int],
@@ -769,52 +843,39 @@ def power(
     draws: int = 400,
     seed: int = 0,
 ) -> FloatArray:
-    """The sample-size argument: how often every claim would hold with n seeds.
+    """The sample-size argument: how often each claim would hold with n seeds.
 
-    Resamples the seeds of an exploration run (with replacement, n at a time) and decides the
-    claims on each resample. The exploration seeds chose the design, so their effects are
-    likely to be optimistic: before resampling, each arm's trend is moved toward the claim's
-    null by ``1 - shrink`` (half the way, by default): a rising trend is scaled down, and the
-    residual nets' trend is moved toward the margin.
+    Resamples the seeds of an exploration run, n at a time with replacement, and decides each
+    claim on each resample. The exploration seeds chose the design, so the effects they show
+    are likely optimistic: before resampling, each claim's effect is cut to ``shrink`` of its
+    estimate (half, by default). For a trend, the plain nets' median loss profile across
+    depths is scaled down; for a comparison of slopes, the steeper arm's slopes are moved
+    toward the other's.
 
     Args:
-        result: a run on the exploration seeds with every arm, rate and budget of the claims.
+        result: a run on the exploration seeds with every arm, rate and budget of `FULL`.
         sizes: the numbers of seeds n to try.
         shrink: the share of each estimated effect kept.
         draws: resamples per n.
         seed: seeds the resampling.
 
     Returns:
-        For each n, the share of resamples in which each claim held, and in which all did,
-        shape ``(len(sizes), claims + 1)``.
+        For each n, the share of resamples in which each claim held, shape
+        ``(len(sizes), claims)``.
     """
-    s = result.setup
-    x = np.log2(np.asarray(s.depths, dtype=float))
-    x -= x.mean()  # (depths,)
-    logs = np.log10(result.final_loss)  # (arms, lrs, depths, seeds, budgets)
-    for i, arm in enumerate(s.arms):
-        for j in range(len(s.lrs)):
-            for b in range(len(s.budgets)):
-                theta = hodges_lehmann(slopes(10 ** logs[i, j, :, :, b].T, s.depths)).estimate
-                target = (
-                    theta + (1 - shrink) * (DESIGN.margin - theta)
-                    if arm == RESIDUAL
-                    else shrink * theta
-                )
-                logs[i, j, :, :, b] += (target - theta) * x[:, None]
+    hedged = [_hedged(result, i, shrink) for i in range(len(DESIGN.claims))]
     rng = np.random.default_rng(seed)
-    out = []
-    for n in sizes:
-        held = []
+    out = np.zeros((len(sizes), len(hedged)))
+    for row, n in enumerate(sizes):
+        setup = result.setup._replace(seeds=tuple(range(n)))
         for _ in range(draws):
-            pick = rng.integers(0, len(s.seeds), size=n)  # (n,)
-            sample = result._replace(
-                setup=s._replace(seeds=tuple(range(n))), final_loss=10 ** logs[:, :, :, pick]
-            )
-            verdicts = [c.holds for c in claims(sample)]
-            held.append([*verdicts, all(verdicts)])
-        out.append(np.mean(held, axis=0))
-    return np.array(out)
+            pick = rng.integers(0, len(result.setup.seeds), size=n)  # (n,)
+            for i, h in enumerate(hedged):
+                sample = h._replace(setup=setup, final_loss=h.final_loss[:, :, :, pick])
+                decided = _decide(sample, i)
+                out[row, i] += decided is not None and decided.holds
+    out /= draws
+    return out
 
 
 EXPLORATION = FULL._replace(seeds=DESIGN.exploration_seeds)
@@ -873,7 +934,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         (entry,) = [
             e for e in log.entries(name) if e["design"] == "v2" and e["purpose"] == "exploration"
         ]
-        sizes = (10, 12, 14, 16, 20)
+        sizes = (8, 10, 12, 14, 16, 20)
         table = power(from_log(entry, EXPLORATION), sizes)
         for n, row in zip(sizes, table, strict=True):
             print(f"n = {n:2d}: every claim holds in {row[-1]:.3f}; each: {np.round(row[:-1], 3)}")
