@@ -19,7 +19,7 @@ shortcuts. It reads the final training loss at several budgets and learning rate
 - `DESIGN`: the claims, their tests and levels, the exploration and confirmation seeds, and the
   sample-size argument, fixed before the confirmation run.
 - `PAGE`: what the page runs while the site is built (two arms, one rate, one budget);
-  `FULL`: the full sweep (four arms, five rates, three budgets and a rerun), run by
+  `FULL`: the full sweep (four arms, six rates, three budgets and a rerun), run by
   ``python -m paperlens.experiments.residual_depth full`` and recorded in the experiment log
   (:mod:`paperlens.experiments.log`), from which the page shows its numbers.
 - `run` trains a `Setup` and `claims` decides every claim its `Result` holds the data for.
@@ -27,10 +27,13 @@ shortcuts. It reads the final training loss at several budgets and learning rate
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import NamedTuple
+from pathlib import Path
+from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import stats
@@ -319,6 +322,8 @@ before: He et al. tried three times the iterations (§4.1, footnote 3)."""
 class Design(NamedTuple):
     """The pre-registered design: what is claimed, how each claim is decided, on which seeds."""
 
+    name: str
+    """The design's name in the experiment log."""
     claims: tuple[str, ...]
     """Each claim in words, with the test that decides it and the run it is decided on."""
     alpha: float
@@ -326,9 +331,12 @@ class Design(NamedTuple):
     that the chance that any claim holds by luck, when its null is true, is at most
     `claims.ALPHA`."""
     exploration_seeds: tuple[int, ...]
-    """Every seed that any design tried in the log ran on."""
-    confirmation_seeds: tuple[int, ...]
-    """The seeds the claims are decided on: no earlier entry of the log used them."""
+    """The seeds every design tried in the log ran on."""
+    page_seeds: tuple[int, ...]
+    """The seeds claims 1 and 2 are decided on, by the build's run (`PAGE`): no entry of the
+    log before the design was fixed used them."""
+    full_seeds: tuple[int, ...]
+    """The seeds claims 3 to 6 are decided on, by the full sweep (`FULL`): fresh as well."""
     power: tuple[tuple[int, tuple[float, ...]], ...]
     """The sample-size argument's numbers: for each number of seeds n, each claim's estimated
     chance of holding if its effect were half the size the exploration seeds showed
@@ -340,6 +348,7 @@ _TUNED = f"with each net's best of the {len(LRS)} rates {LRS[0]:g} to {LRS[-1]:g
 _BUDGETS = ", ".join(map(str, BUDGETS))
 
 DESIGN = Design(
+    name="v2",
     claims=(
         f"Degradation (build): without shortcuts, the training loss after {BUDGETS[0]} steps "
         f"at rate {LR:g} rises with depth {_SPAN}. Page's L test, exact, one-sided.",
@@ -358,7 +367,8 @@ DESIGN = Design(
     ),
     alpha=ALPHA / 6,
     exploration_seeds=tuple(range(12)),
-    confirmation_seeds=(),  # chosen with the sample-size argument, before the confirmation run
+    page_seeds=(),  # chosen with the sample-size argument, before the confirmation run
+    full_seeds=(),
     power=(),
 )
 """The design of the page "ResNet's degradation problem"."""
@@ -419,17 +429,39 @@ class Result(NamedTuple):
     `Setup.rerun`."""
 
 
-def _train_task(
-    args: tuple[FloatArray, FloatArray, int, Arm, Setup, float, Perturbation | None],
-) -> FloatArray:
-    X, y, depth, arm, s, lr, perturbation = args
-    return train(
-        X, y, depth=depth, arm=arm, width=s.width, seeds=s.seeds, steps=max(s.budgets), lr=lr,
+_Task = tuple[FloatArray, FloatArray, int, Arm, Setup, float, "Perturbation | None", "Path | None"]
+
+
+def _train_task(args: _Task) -> FloatArray:
+    """One (arm, rate, depth) of a run, on every seed; kept in ``store`` if one is given."""
+    X, y, depth, arm, s, lr, perturbation, store = args
+    steps = max(s.budgets)
+    if store is not None:
+        key = json.dumps(
+            [s.n, s.d_in, s.task_seed, s.width, depth, arm, lr, steps, s.seeds, perturbation]
+        )
+        path = store / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.npy"
+        if path.exists():
+            return np.load(path)  # type: ignore[no-any-return]
+    curve = train(
+        X, y, depth=depth, arm=arm, width=s.width, seeds=s.seeds, steps=steps, lr=lr,
         perturbation=perturbation,
     )  # fmt: skip
+    if store is not None:
+        store.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".partial.npy")
+        np.save(partial, curve)
+        partial.replace(path)  # whole files only: a killed run leaves no half-written one
+    return curve
 
 
-def run(setup: Setup, *, perturbation: Perturbation | None = None, jobs: int = 1) -> Result:
+def run(
+    setup: Setup,
+    *,
+    perturbation: Perturbation | None = None,
+    jobs: int = 1,
+    store: Path | None = None,
+) -> Result:
     """Train every arm, rate and depth of ``setup`` on every seed; measure gradients at init.
 
     Args:
@@ -437,6 +469,8 @@ def run(setup: Setup, *, perturbation: Perturbation | None = None, jobs: int = 1
         perturbation: change every starting weight's last bits, as another CPU's rounding
             would (the tests run the page's claims this way).
         jobs: processes to train in (the trainings are independent).
+        store: a folder that keeps each training's loss curves as it finishes, so that a long
+            run that is stopped resumes where it was (the full sweep's command uses one).
 
     Returns:
         The `Result`.
@@ -448,7 +482,7 @@ def run(setup: Setup, *, perturbation: Perturbation | None = None, jobs: int = 1
         raise ValueError(f"every budget must be at least 2 * tail = {2 * s.tail}: {s.budgets}")
     X, y = regression_task(s.n, s.d_in, rng=np.random.default_rng(s.task_seed))
     grid = [(arm, lr, d) for arm in s.arms for lr in s.lrs for d in s.depths]
-    tasks = [(X, y, d, arm, s, lr, perturbation) for arm, lr, d in grid]
+    tasks: list[_Task] = [(X, y, d, arm, s, lr, perturbation, store) for arm, lr, d in grid]
     if jobs > 1:
         import multiprocessing
 
@@ -676,55 +710,82 @@ def _arm(setup: Setup, arm: Arm) -> int | None:
 
 
 def _decide(result: Result, which: int) -> Claim | None:
-    """Claim ``which`` of `DESIGN`, or None if ``result`` lacks the data for it."""
+    """Claim ``which`` of `DESIGN` (0 to 5), or None if ``result`` is not the run deciding it.
+
+    Claims 1 and 2 (``which`` 0 and 1) are decided by a run at one rate, the build's; claims
+    3 to 6 by a run over a grid of rates, the full sweep.
+    """
     s, a, loss = result.setup, DESIGN.alpha, result.final_loss
-    base, T = s.lrs.index(s.lr), s.budgets[0]
-    span = f"from {s.depths[0]} to {s.depths[-1]} layers"
     plain, res = _arm(s, PLAIN), _arm(s, RESIDUAL)
-    tuned = len(s.lrs) > 1
+    span = f"from {s.depths[0]} to {s.depths[-1]} layers"
+    T = s.budgets[0]
+    if len(s.lrs) == 1:  # the build's kind of run: claims 1 and 2
+        at = loss[:, 0, :, :, 0]  # (arms, depths, seeds): the one rate, the first budget
+        if which == 0 and plain is not None:
+            statement = (
+                f"degradation: without shortcuts, the training loss after {T} steps at rate "
+                f"{s.lr:g} rises with depth {span}"
+            )
+            return rises_with_depth(at[plain].T, s.depths, statement, alpha=a)
+        if which == 1 and plain is not None and res is not None:
+            slope = slopes(np.moveaxis(at, 1, -1), s.depths)  # (arms, seeds)
+            statement = (
+                "shortcuts shrink it: at the same rate and budget, the loss rises less steeply "
+                "with depth with shortcuts and 1/√L branches"
+            )
+            return steeper(slope[plain], slope[res], statement, alpha=a)
+        return None
     best = loss.min(axis=1)  # (arms, depths, seeds, budgets): each net's best rate
+    slope = slopes(np.moveaxis(best, 1, -1), s.depths)  # (arms, seeds, budgets)
     rates = f"each net's best of {len(s.lrs)} rates"
     budgets = [f"{b} steps" for b in s.budgets]
-    slope = slopes(np.moveaxis(best, 1, -1), s.depths)  # (arms, seeds, budgets)
-    if which == 0 and plain is not None:
-        return rises_with_depth(
-            loss[plain, base, :, :, 0].T, s.depths, f"degradation: without shortcuts, the "
-            f"training loss after {T} steps at rate {s.lr:g} rises with depth {span}", alpha=a,
-        )  # fmt: skip
-    if which == 1 and plain is not None and res is not None:
-        at_base = slopes(np.moveaxis(loss[:, base, :, :, 0], 1, -1), s.depths)  # (arms, seeds)
-        return steeper(
-            at_base[plain], at_base[res], f"shortcuts shrink it: at the same rate and budget "
-            "the loss rises less steeply with depth with shortcuts and 1/√L branches", alpha=a,
-        )  # fmt: skip
-    if which == 2 and plain is not None and tuned:
+    if which == 2 and plain is not None:
         parts = [
             rises_with_depth(best[plain, :, :, i].T, s.depths, "", alpha=a)
             for i in range(len(s.budgets))
         ]
-        return every(parts, budgets, f"degradation survives tuning and longer training: with "
-                     f"{rates}, the plain loss rises with depth {span} at every budget")  # fmt: skip
-    if which == 3 and plain is not None and res is not None and tuned:
+        statement = (
+            f"degradation survives tuning and longer training: with {rates}, the plain loss "
+            f"rises with depth {span} at every budget"
+        )
+        return every(parts, budgets, statement)
+    if which == 3 and plain is not None and res is not None:
         parts = [
             steeper(slope[plain, :, i], slope[res, :, i], "", alpha=a)
             for i in range(len(s.budgets))
         ]
-        return every(parts, budgets, f"shortcuts shrink it with {rates}, at every budget")
-    for i, arm, what in [(4, SHORTCUT_ONLY, "shortcuts alone"), (5, SCALE_ONLY, "1/√L alone")]:
+        statement = f"shortcuts shrink it with {rates}, at every budget"
+        return every(parts, budgets, statement)
+    control = {
+        4: (SHORTCUT_ONLY, "the shortcut alone does not", "shortcuts on the plain nets' weights"),
+        5: (SCALE_ONLY, "the 1/√L alone does not", "the residual nets' weights, no shortcuts"),
+    }
+    if which in control and plain is not None:
+        arm, what, nets = control[which]
         j = _arm(s, arm)
-        if which == i and plain is not None and j is not None and tuned:
-            return steeper(
-                slope[j, :, 0], slope[plain, :, 0], f"{what} do not shrink it: with {rates}, "
-                f"{arm.name} rise more steeply with depth than plain nets, after {T} steps",
-                alpha=a,
-            )  # fmt: skip
+        if j is not None:
+            statement = (
+                f"{what} shrink it: with {rates}, nets with {nets} rise more steeply with depth "
+                f"than plain ones, after {T} steps"
+            )
+            return steeper(slope[j, :, 0], slope[plain, :, 0], statement, alpha=a)
     return None
+
+
+def as_page(result: Result) -> Result:
+    """The part of a full sweep that the build's run repeats: plain and residual nets at the
+    base rate and the first budget (to decide claims 1 and 2 on the exploration seeds)."""
+    s = result.setup
+    arms = [s.arms.index(PLAIN), s.arms.index(RESIDUAL)]
+    keep = np.ix_(arms, [s.lrs.index(s.lr)])
+    page = s._replace(arms=(PLAIN, RESIDUAL), lrs=(s.lr,), budgets=s.budgets[:1])
+    return result._replace(setup=page, final_loss=result.final_loss[keep][..., :1])
 
 
 def claims(result: Result) -> list[Claim]:
     """Decide every claim of `DESIGN` that ``result`` holds the data for, at `DESIGN.alpha`.
 
-    The build's run (`PAGE`) decides the first two; the full sweep (`FULL`) decides all six.
+    The build's run (`PAGE`) decides the first two, the full sweep (`FULL`) the other four.
     Losses are compared as logarithms: they spread over orders of magnitude.
 
     Args:
@@ -737,17 +798,17 @@ def claims(result: Result) -> list[Claim]:
     return [c for c in decided if c is not None]
 
 
-PAGE = Setup(seeds=DESIGN.confirmation_seeds)
+PAGE = Setup(seeds=DESIGN.page_seeds)
 """The build's run: plain and residual nets at every depth, one rate, one budget."""
 FULL = Setup(
-    seeds=DESIGN.confirmation_seeds,
+    seeds=DESIGN.full_seeds,
     arms=(PLAIN, RESIDUAL, SHORTCUT_ONLY, SCALE_ONLY),
     lrs=LRS,
     budgets=BUDGETS,
     rerun=True,
 )
-"""The full sweep: four arms, five rates, three budgets and the chaos rerun (`FULL` contains
-`PAGE`: its base rate and budget are the build's)."""
+"""The full sweep, on its own seeds: four arms, six rates, three budgets and the chaos rerun.
+Its base rate and budget are the build's."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -772,7 +833,7 @@ def plateaued(result: Result) -> FloatArray:
     return out
 
 
-def outcome(result: Result) -> dict[str, object]:
+def outcome(result: Result) -> dict[str, Any]:
     """What the log records of a run: the claims, and the numbers the page draws from it.
 
     Args:
@@ -782,9 +843,12 @@ def outcome(result: Result) -> dict[str, object]:
         A JSON-ready dict. Losses are kept as base-10 logarithms to 4 decimals.
     """
     s = result.setup
-    r4 = lambda a: np.round(a, 4).tolist()  # noqa: E731
+
+    def r4(a: FloatArray) -> Any:
+        return np.round(a, 4).tolist()
+
     medians = np.median(np.log10(result.curves), axis=2)[..., :: max(1, s.tail // 2)]
-    out: dict[str, object] = {
+    out: dict[str, Any] = {
         "claims": [c._asdict() for c in claims(result)],
         "log10 loss (arm, rate, depth, seed, budget)": r4(np.log10(result.final_loss)),
         "log10 loss at half budget": r4(np.log10(result.half_loss)),
@@ -800,9 +864,9 @@ def outcome(result: Result) -> dict[str, object]:
     return out
 
 
-def config(setup: Setup) -> dict[str, object]:
-    """The setup as the log records it (arms by name and definition)."""
-    out: dict[str, object] = setup._asdict()
+def config(setup: Setup) -> dict[str, Any]:
+    """The setup as the log records it (arms by name and definition, no seeds)."""
+    out: dict[str, Any] = setup._asdict()
     out["arms"] = [a._asdict() for a in setup.arms]
     out.pop("seeds")
     return out
@@ -821,8 +885,13 @@ def _hedged(result: Result, which: int, shrink: float) -> Result:
         profile = np.median(logs[plain], axis=2, keepdims=True)  # (lrs, depths, 1, budgets)
         logs[plain] -= (1 - shrink) * (profile - profile.mean(axis=1, keepdims=True))
     else:  # a comparison of slopes, a steeper than b: move a's slopes toward b's
-        a, b = {1: (plain, _arm(s, RESIDUAL)), 3: (plain, _arm(s, RESIDUAL)),
-                4: (_arm(s, SHORTCUT_ONLY), plain), 5: (_arm(s, SCALE_ONLY), plain)}[which]  # fmt: skip
+        pairs = {
+            1: (plain, _arm(s, RESIDUAL)),
+            3: (plain, _arm(s, RESIDUAL)),
+            4: (_arm(s, SHORTCUT_ONLY), plain),
+            5: (_arm(s, SCALE_ONLY), plain),
+        }
+        a, b = pairs[which]
         if a is None or b is None:
             return result
         for j in range(len(s.lrs)):
@@ -863,15 +932,21 @@ def power(
         For each n, the share of resamples in which each claim held, shape
         ``(len(sizes), claims)``.
     """
-    hedged = [_hedged(result, i, shrink) for i in range(len(DESIGN.claims))]
+    # Claims 1 and 2 are decided on the build's kind of run: the base rate, the first budget.
+    hedged = [
+        as_page(_hedged(result, i, shrink)) if i < 2 else _hedged(result, i, shrink)
+        for i in range(len(DESIGN.claims))
+    ]
     rng = np.random.default_rng(seed)
     out = np.zeros((len(sizes), len(hedged)))
     for row, n in enumerate(sizes):
-        setup = result.setup._replace(seeds=tuple(range(n)))
         for _ in range(draws):
             pick = rng.integers(0, len(result.setup.seeds), size=n)  # (n,)
             for i, h in enumerate(hedged):
-                sample = h._replace(setup=setup, final_loss=h.final_loss[:, :, :, pick])
+                sample = h._replace(
+                    setup=h.setup._replace(seeds=tuple(range(n))),
+                    final_loss=h.final_loss[:, :, :, pick],
+                )
                 decided = _decide(sample, i)
                 out[row, i] += decided is not None and decided.holds
     out /= draws
@@ -880,25 +955,29 @@ def power(
 
 EXPLORATION = FULL._replace(seeds=DESIGN.exploration_seeds)
 """The full sweep on the exploration seeds: what the design and the sample size were chosen on."""
+NAME = "residual_depth"
+"""The experiment's name in the log."""
 COMMAND = "python -m paperlens.experiments.residual_depth"
+"""The command that runs and records it (`main`)."""
+SIZES = (8, 10, 12, 14, 16, 20)
+"""The numbers of seeds the sample-size argument tries."""
 
 
-def from_log(entry: dict[str, object], setup: Setup) -> Result:
+def from_log(entry: dict[str, Any], setup: Setup) -> Result:
     """A `Result` rebuilt from a log entry's recorded losses (to 4 decimals in log10).
 
     Args:
-        entry: an entry of the experiment log written by ``record``.
+        entry: an entry of the experiment log written by `record` or `main`.
         setup: the setup it ran (its seeds are taken from the entry).
 
     Returns:
-        A `Result` with the recorded final and half-budget losses; its curves and gradients
-        are empty, and the rerun is there if it was recorded.
+        A `Result` with the recorded final and half-budget losses and the rerun if there was
+        one; its curves and gradients are empty (the log keeps medians of the curves only).
     """
     found = entry["outcome"]
-    assert isinstance(found, dict)
     rerun = found.get("rerun log10 loss (plain, residual; seed)")
     return Result(
-        setup._replace(seeds=tuple(entry["seeds"])),  # type: ignore[arg-type]
+        setup._replace(seeds=tuple(entry["seeds"])),
         10 ** np.array(found["log10 loss (arm, rate, depth, seed, budget)"]),
         10 ** np.array(found["log10 loss at half budget"]),
         np.empty((0,)),
@@ -907,17 +986,122 @@ def from_log(entry: dict[str, object], setup: Setup) -> Result:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run or record the experiment: ``page``, ``full``, ``explore`` or ``power``.
+# ---------------------------------------------------------------------------------------------
+# The log: what a confirmation records, and what the page reads back
 
-    - ``page``: the build's run, `PAGE`, and its claims.
-    - ``full [--record]``: the full sweep on the confirmation seeds, `FULL`; with ``--record``
-      the log gains the confirmation entry (once: a second would reuse its seeds).
-    - ``explore [--record]``: the full sweep on the exploration seeds, `EXPLORATION`.
-    - ``power [--record]``: the sample-size argument, from the log's exploration entry.
+
+def record(result: Result, *, command: str, note: str = "") -> dict[str, Any]:
+    """Append a confirmation run of `DESIGN` (`PAGE` or `FULL`) to the log; return the entry.
+
+    ``tools/claims.py`` (``make claims``) calls it for the full sweep, and once for the page's
+    setup after the design was committed. A later run of the same setup on the same seeds is a
+    rerun of that confirmation (`log.audit` tells them apart).
+
+    Args:
+        result: what `run` returned.
+        command: the command that ran it.
+        note: what else to say (the commit that fixed the design).
+
+    Returns:
+        The entry as written.
+    """
+    from paperlens.experiments import log
+
+    s = result.setup
+    return log.record(
+        NAME, design=DESIGN.name, purpose="confirmation", status="adopted", config=config(s),
+        seeds=s.seeds, command=command, outcome=outcome(result), note=note,
+    )  # fmt: skip
+
+
+def recorded(setup: Setup) -> tuple[dict[str, Any], Result]:
+    """The log's latest confirmation run of ``setup``, and its `Result` (`from_log`).
+
+    Args:
+        setup: `FULL` (or `PAGE`).
+
+    Returns:
+        ``(entry, result)``.
+
+    Raises:
+        LookupError: the log has no confirmation run of ``setup`` yet.
+    """
+    from paperlens.experiments import log
+
+    wanted = json.loads(json.dumps(config(setup)))  # as JSON stores it: tuples become lists
+    found = [
+        e
+        for e in log.entries(NAME)
+        if e["purpose"] == "confirmation"
+        and e["config"] == wanted
+        and e["seeds"] == list(setup.seeds)
+    ]
+    if not found:
+        raise LookupError(f"no confirmation run of this setup in the log yet: see `{COMMAND}`")
+    return found[-1], from_log(found[-1], setup)
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A Markdown table; a pipe inside a cell is escaped."""
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def claims_markdown(found: Sequence[Claim | dict[str, Any]], *, numbers: Sequence[int]) -> str:
+    """Claims as a Markdown list: each claim's verdict, then its test, evidence and effect size.
+
+    A list rather than a table, so that it reads on a phone as on a desktop.
+
+    Args:
+        found: `Claim` objects, or claims as the log records them (dicts).
+        numbers: each claim's number in `DESIGN`.
+
+    Returns:
+        The list.
+    """
+    items = []
+    for number, claim in zip(numbers, found, strict=True):
+        c = claim if isinstance(claim, dict) else claim._asdict()
+        verdict = "holds" if c["holds"] else "**FAILS**"
+        items.append(
+            f"- **Claim {number}** {verdict}: {c['statement']}.\n"
+            f"    - Test: {c['test']}; n = {c['n']}.\n"
+            f"    - Evidence: {c['evidence']}."
+            + (f"\n    - Effect size: {c['effect']}." if c["effect"] else "")
+        )
+    return "\n".join(items)
+
+
+def designs_markdown(entries: Sequence[dict[str, Any]]) -> str:
+    """The log as a short Markdown table: each design tried, on which seeds, and why.
+
+    Args:
+        entries: the log's entries (`log.entries`).
+
+    Returns:
+        The table, oldest entry first.
+    """
+    rows = []
+    for i, e in enumerate(entries, 1):
+        seeds = list(e["seeds"])
+        run_of = seeds == list(range(seeds[0], seeds[0] + len(seeds)))
+        span = f"{seeds[0]}–{seeds[-1]} ({len(seeds)})" if run_of else ", ".join(map(str, seeds))
+        status = f"{e['purpose']}, {e['status']}"
+        rows.append([str(i), str(e["date"]), f"`{e['design']}`", status, span, str(e["note"])])
+    return _table(["#", "date", "design", "purpose, status", "seeds", "note"], rows)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run, and with ``--record`` log, the experiment: ``page``, ``full``, ``explore``, ``power``.
+
+    - ``page``: the build's run, `PAGE`, and its claims; recorded, it is the confirmation of
+      claims 1 and 2 (once: later runs are reruns).
+    - ``full``: the full sweep, `FULL`; recorded, the confirmation of claims 3 to 6.
+    - ``explore``: the full sweep on the exploration seeds, `EXPLORATION`.
+    - ``power``: the sample-size argument (`power`), from the log's exploration entry.
     """
     import argparse
-    import json
     import subprocess
     import time
 
@@ -927,49 +1111,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("what", choices=["page", "full", "explore", "power"])
     parser.add_argument("--record", action="store_true", help="append the run to the log")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument(
+        "--store", type=Path, default=Path(".cache") / NAME,
+        help="where each training's curves are kept, so that a stopped run resumes",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     command = f"{COMMAND} {args.what}" + (" --record" if args.record else "")
-    name = __name__.rsplit(".", 1)[-1]
+    explored = [
+        e
+        for e in log.entries(NAME)
+        if e["design"] == DESIGN.name and e["purpose"] == "exploration" and "claims" in e["outcome"]
+    ]
     if args.what == "power":
-        (entry,) = [
-            e for e in log.entries(name) if e["design"] == "v2" and e["purpose"] == "exploration"
-        ]
-        sizes = (8, 10, 12, 14, 16, 20)
-        table = power(from_log(entry, EXPLORATION), sizes)
-        for n, row in zip(sizes, table, strict=True):
-            print(f"n = {n:2d}: every claim holds in {row[-1]:.3f}; each: {np.round(row[:-1], 3)}")
+        table = power(from_log(explored[0], EXPLORATION), SIZES)
+        for n, row in zip(SIZES, table, strict=True):
+            print(f"n = {n:2d}: each claim holds in {np.round(row, 3).tolist()} of the resamples")
         if args.record:
+            shares = {f"n = {n}": np.round(row, 3).tolist() for n, row in zip(SIZES, table)}  # noqa: B905
             log.record(
-                name, design="v2", purpose="exploration", status="explored",
-                config={"shrink": 0.5, "draws": 400, "sizes": list(sizes)},
-                seeds=entry["seeds"], command=command,
-                outcome={f"n = {n}": np.round(row, 3).tolist() for n, row in zip(sizes, table, strict=True)},
-                note="The sample-size argument: resampled exploration seeds, every effect halved.",
+                NAME, design=DESIGN.name, purpose="exploration", status="explored",
+                config={"shrink": 0.5, "draws": 400, "seed": 0, "sizes": list(SIZES)},
+                seeds=explored[0]["seeds"], command=command, outcome=shares,
+                note=("The sample-size argument: each claim's share of 400 resamples of n "
+                      "exploration seeds in which it held, every effect cut to half its size."),
             )  # fmt: skip
         return 0
     setup = {"page": PAGE, "full": FULL, "explore": EXPLORATION}[args.what]
     if not setup.seeds:
         raise SystemExit("DESIGN has no confirmation seeds yet: fix the design first")
     start = time.perf_counter()
-    result = run(setup, jobs=args.jobs)
+    result = run(setup, jobs=args.jobs, store=args.store)
     seconds = time.perf_counter() - start
     found = claims(result)
     print(*found, sep="\n")
-    print(f"{len(found)} claims in {seconds:.0f} s")
+    print(f"{len(found)} claims in {seconds:.0f} s on {args.jobs} processes")
     if args.record:
         commit = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
         ).stdout.strip()
-        confirm = args.what == "full"
-        log.record(
-            name, design="v2", purpose="confirmation" if confirm else "exploration",
-            status="adopted" if confirm else "explored", config=config(setup),
-            seeds=setup.seeds, command=command,
-            outcome=outcome(result) | {"seconds": round(seconds), "jobs": args.jobs},
-            note=(f"The design fixed in commit {commit}, run once on its confirmation seeds." if confirm
-                  else "The full sweep on the exploration seeds: the basis of the sample size."),
-        )  # fmt: skip
-        print(json.dumps({"recorded": name, "commit": commit}))
+        if args.what == "explore":
+            log.record(
+                NAME, design=DESIGN.name, purpose="exploration", status="explored",
+                config=config(setup), seeds=setup.seeds, command=command,
+                outcome=outcome(result) | {"seconds": round(seconds), "jobs": args.jobs},
+                note="The full sweep on the exploration seeds: the basis of the sample size.",
+            )  # fmt: skip
+        else:
+            record(result, command=command, note=f"the design fixed in commit {commit}")
     return 0 if all(c.holds for c in found) else 1
 
 
