@@ -43,9 +43,8 @@ def gradient_check(net, backward):
     grads = backward(net, cache, pl.mse_loss_backward(y_hat, y))
     errors = {}
     for name, hand in zip(net._fields, grads, strict=True):
-        numeric = pl.numerical_gradient(
-            lambda w, name=name: loss_at(net._replace(**{name: w})), getattr(net, name)
-        )
+        nudged = lambda w, name=name: loss_at(net._replace(**{name: w}))  # noqa: E731
+        numeric = pl.numerical_gradient(nudged, getattr(net, name))
         size = np.linalg.norm(hand) + np.linalg.norm(numeric)
         errors[name] = np.linalg.norm(hand - numeric) / size
     return errors
