@@ -1112,6 +1112,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--record", action="store_true", help="append the run to the log")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument(
+        "--lrs", type=float, nargs="+", help="explore: other learning rates than the design's"
+    )
+    parser.add_argument(
         "--store", type=Path, default=Path(".cache") / NAME,
         help="where each training's curves are kept, so that a stopped run resumes",
     )  # fmt: skip
@@ -1137,6 +1140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             )  # fmt: skip
         return 0
     setup = {"page": PAGE, "full": FULL, "explore": EXPLORATION}[args.what]
+    if args.lrs and args.what == "explore":  # more rates for the same sweep, without its rerun
+        setup = setup._replace(lrs=tuple(args.lrs), lr=args.lrs[0], rerun=False)
+        command = f"{command} --lrs {' '.join(map(str, args.lrs))}"
     if not setup.seeds:
         raise SystemExit("DESIGN has no confirmation seeds yet: fix the design first")
     start = time.perf_counter()
@@ -1154,7 +1160,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 NAME, design=DESIGN.name, purpose="exploration", status="explored",
                 config=config(setup), seeds=setup.seeds, command=command,
                 outcome=outcome(result) | {"seconds": round(seconds), "jobs": args.jobs},
-                note="The full sweep on the exploration seeds: the basis of the sample size.",
+                note=(
+                    f"The full sweep's arms and depths at the rates {setup.lrs} on the "
+                    "exploration seeds: larger rates, as the best rate of the shallow nets was "
+                    "the grid's largest."
+                    if args.lrs
+                    else "The full sweep on the exploration seeds: the basis of the sample size."
+                ),
             )  # fmt: skip
         else:
             record(result, command=command, note=f"the design fixed in commit {commit}")
