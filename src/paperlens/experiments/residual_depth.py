@@ -19,7 +19,7 @@ shortcuts. It reads the final training loss at several budgets and learning rate
 - `DESIGN`: the claims, their tests and levels, the exploration and confirmation seeds, and the
   sample-size argument, fixed before the confirmation run.
 - `PAGE`: what the page runs while the site is built (two arms, one rate, one budget);
-  `FULL`: the full sweep (four arms, six rates, three budgets and a rerun), run by
+  `FULL`: the full sweep (four arms, eight rates, three budgets and a rerun), run by
   ``python -m paperlens.experiments.residual_depth full`` and recorded in the experiment log
   (:mod:`paperlens.experiments.log`), from which the page shows its numbers.
 - `run` trains a `Setup` and `claims` decides every claim its `Result` holds the data for.
@@ -312,8 +312,9 @@ DEPTHS = (4, 8, 16, 32, 48)
 exploration seeds (4 layers, at the build's rate) to the deepest net trained."""
 LR = 0.002
 """The build's learning rate (the rate of the design before issue 20, not tuned)."""
-LRS = (0.0005, 0.001, 0.002, 0.004, 0.008, 0.016)
-"""The learning-rate grid of the full sweep, a factor 2 apart."""
+LRS = (0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064)
+"""The learning-rate grid of the full sweep, a factor 2 apart; on the exploration seeds the
+best rate of every plain and residual net fell inside it."""
 BUDGETS = (200, 400, 800)
 """Adam steps at which the loss is read; the build reads the first. Each is twice the one
 before: He et al. tried three times the iterations (§4.1, footnote 3)."""
@@ -348,7 +349,7 @@ _TUNED = f"with each net's best of the {len(LRS)} rates {LRS[0]:g} to {LRS[-1]:g
 _BUDGETS = ", ".join(map(str, BUDGETS))
 
 DESIGN = Design(
-    name="v2",
+    name="v3",
     claims=(
         f"Degradation (build): without shortcuts, the training loss after {BUDGETS[0]} steps "
         f"at rate {LR:g} rises with depth {_SPAN}. Page's L test, exact, one-sided.",
@@ -358,12 +359,12 @@ DESIGN = Design(
         f"Degradation, tuned and longer (log): claim 1 {_TUNED}, at every budget of {_BUDGETS} "
         "steps (an intersection-union test: each budget's test at the claim's level).",
         f"Shortcuts shrink it, tuned and longer (log): claim 2 {_TUNED}, at every budget.",
-        "The shortcut alone does not (log): with the plain nets' own starting weights (no "
-        "1/√L), nets with shortcuts have a steeper slope than plain ones: claim 2's test, "
+        "The shortcut alone does not stop it (log): nets with shortcuts but the plain nets' own "
+        "starting weights (no 1/√L) also end with a loss that rises with depth: claim 1's "
+        f"test, {_TUNED}, {BUDGETS[0]} steps.",
+        "The 1/√L alone does not stop it (log): nets without shortcuts but with the residual "
+        "nets' starting weights also end with a loss that rises with depth: claim 1's test, "
         f"{_TUNED}, {BUDGETS[0]} steps.",
-        "The 1/√L alone does not (log): with the residual nets' starting weights, nets without "
-        f"shortcuts have a steeper slope than plain ones: claim 2's test, {_TUNED}, "
-        f"{BUDGETS[0]} steps.",
     ),
     alpha=ALPHA / 6,
     exploration_seeds=tuple(range(12)),
@@ -757,18 +758,18 @@ def _decide(result: Result, which: int) -> Claim | None:
         statement = f"shortcuts shrink it with {rates}, at every budget"
         return every(parts, budgets, statement)
     control = {
-        4: (SHORTCUT_ONLY, "the shortcut alone does not", "shortcuts on the plain nets' weights"),
-        5: (SCALE_ONLY, "the 1/√L alone does not", "the residual nets' weights, no shortcuts"),
+        4: (SHORTCUT_ONLY, "the shortcut alone", "shortcuts but the plain nets' weights"),
+        5: (SCALE_ONLY, "the 1/√L alone", "the residual nets' weights but no shortcuts"),
     }
-    if which in control and plain is not None:
+    if which in control:
         arm, what, nets = control[which]
         j = _arm(s, arm)
         if j is not None:
             statement = (
-                f"{what} shrink it: with {rates}, nets with {nets} rise more steeply with depth "
-                f"than plain ones, after {T} steps"
+                f"{what} does not stop it: with {rates}, nets with {nets} also end after {T} "
+                f"steps with a loss that rises with depth {span}"
             )
-            return steeper(slope[j, :, 0], slope[plain, :, 0], statement, alpha=a)
+            return rises_with_depth(best[j, :, :, 0].T, s.depths, statement, alpha=a)
     return None
 
 
@@ -807,7 +808,7 @@ FULL = Setup(
     budgets=BUDGETS,
     rerun=True,
 )
-"""The full sweep, on its own seeds: four arms, six rates, three budgets and the chaos rerun.
+"""The full sweep, on its own seeds: four arms, eight rates, three budgets and the chaos rerun.
 Its base rate and budget are the build's."""
 
 
@@ -879,19 +880,15 @@ def _hedged(result: Result, which: int, shrink: float) -> Result:
     x = np.log2(np.asarray(s.depths, dtype=float))
     x -= x.mean()  # (depths,)
     plain = _arm(s, PLAIN)
-    if plain is None:
-        return result
-    if which in (0, 2):  # a trend of the plain arm: halve its median profile across depths
-        profile = np.median(logs[plain], axis=2, keepdims=True)  # (lrs, depths, 1, budgets)
-        logs[plain] -= (1 - shrink) * (profile - profile.mean(axis=1, keepdims=True))
+    trends = {0: plain, 2: plain, 4: _arm(s, SHORTCUT_ONLY), 5: _arm(s, SCALE_ONLY)}
+    if which in trends:  # a trend of one arm: scale its median profile across depths down
+        i = trends[which]
+        if i is None:
+            return result
+        profile = np.median(logs[i], axis=2, keepdims=True)  # (lrs, depths, 1, budgets)
+        logs[i] -= (1 - shrink) * (profile - profile.mean(axis=1, keepdims=True))
     else:  # a comparison of slopes, a steeper than b: move a's slopes toward b's
-        pairs = {
-            1: (plain, _arm(s, RESIDUAL)),
-            3: (plain, _arm(s, RESIDUAL)),
-            4: (_arm(s, SHORTCUT_ONLY), plain),
-            5: (_arm(s, SCALE_ONLY), plain),
-        }
-        a, b = pairs[which]
+        a, b = plain, _arm(s, RESIDUAL)  # claims 2 and 4
         if a is None or b is None:
             return result
         for j in range(len(s.lrs)):
@@ -959,7 +956,7 @@ NAME = "residual_depth"
 """The experiment's name in the log."""
 COMMAND = "python -m paperlens.experiments.residual_depth"
 """The command that runs and records it (`main`)."""
-SIZES = (8, 10, 12, 14, 16, 20)
+SIZES = (8, 10, 12, 14, 16, 18, 20)
 """The numbers of seeds the sample-size argument tries."""
 
 
@@ -988,6 +985,46 @@ def from_log(entry: dict[str, Any], setup: Setup) -> Result:
 
 # ---------------------------------------------------------------------------------------------
 # The log: what a confirmation records, and what the page reads back
+
+
+def exploration() -> Result:
+    """The full sweep on the exploration seeds, at the design's rates, as the log recorded it.
+
+    The sweep was explored in parts (a first grid of rates, then larger ones): this gathers
+    every exploration entry of the same arms, depths, budgets and seeds, and takes each rate of
+    `LRS` from the entry that ran it.
+
+    Returns:
+        A `Result` of `EXPLORATION` rebuilt from the log (`from_log`).
+    """
+    from paperlens.experiments import log
+
+    def same_sweep(config: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in config.items() if k not in ("lr", "lrs", "rerun")}
+
+    wanted = same_sweep(json.loads(json.dumps(config(EXPLORATION))))
+    final: dict[float, FloatArray] = {}
+    half: dict[float, FloatArray] = {}
+    rerun = None
+    for e in log.entries(NAME):
+        c = e["config"]
+        if e["purpose"] != "exploration" or e["seeds"] != list(EXPLORATION.seeds):
+            continue
+        if "lrs" not in c or same_sweep(c) != wanted:
+            continue
+        part = EXPLORATION._replace(lrs=tuple(c["lrs"]), lr=c["lr"], rerun=c["rerun"])
+        found = from_log(e, part)
+        for j, lr in enumerate(part.lrs):
+            final[lr], half[lr] = found.final_loss[:, j], found.half_loss[:, j]
+        rerun = found.rerun_loss if found.rerun_loss is not None else rerun
+    return Result(
+        EXPLORATION,
+        np.stack([final[lr] for lr in LRS], axis=1),
+        np.stack([half[lr] for lr in LRS], axis=1),
+        np.empty((0,)),
+        np.empty((0,)),
+        rerun,
+    )
 
 
 def record(result: Result, *, command: str, note: str = "") -> dict[str, Any]:
@@ -1120,21 +1157,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     args = parser.parse_args(argv)
     command = f"{COMMAND} {args.what}" + (" --record" if args.record else "")
-    explored = [
-        e
-        for e in log.entries(NAME)
-        if e["design"] == DESIGN.name and e["purpose"] == "exploration" and "claims" in e["outcome"]
-    ]
     if args.what == "power":
-        table = power(from_log(explored[0], EXPLORATION), SIZES)
+        explored = exploration()
+        table = power(explored, SIZES)
         for n, row in zip(SIZES, table, strict=True):
             print(f"n = {n:2d}: each claim holds in {np.round(row, 3).tolist()} of the resamples")
+        found = claims(as_page(explored)) + claims(explored)
+        print(*found, sep="\n")
         if args.record:
             shares = {f"n = {n}": np.round(row, 3).tolist() for n, row in zip(SIZES, table)}  # noqa: B905
+            shares["claims on the exploration seeds"] = [c._asdict() for c in found]
             log.record(
                 NAME, design=DESIGN.name, purpose="exploration", status="explored",
-                config={"shrink": 0.5, "draws": 400, "seed": 0, "sizes": list(SIZES)},
-                seeds=explored[0]["seeds"], command=command, outcome=shares,
+                config={"shrink": 0.5, "draws": 400, "seed": 0, "sizes": list(SIZES),
+                        "lrs": list(LRS)},
+                seeds=EXPLORATION.seeds, command=command, outcome=shares,
                 note=("The sample-size argument: each claim's share of 400 resamples of n "
                       "exploration seeds in which it held, every effect cut to half its size."),
             )  # fmt: skip
