@@ -206,11 +206,12 @@ def test_the_design_s_seeds_are_fresh_and_its_sample_size_is_the_log_s():
     assert res.PAGE.seeds == d.page_seeds and res.FULL.seeds == d.full_seeds
     assert not set(d.page_seeds) & set(d.full_seeds)
     entries = xlog.entries("residual_depth")
-    before = entries[: next(i for i, e in enumerate(entries) if e["purpose"] == "confirmation")]
+    first = [i for i, e in enumerate(entries) if e["purpose"] == "confirmation"]
+    before = entries[: first[0] if first else len(entries)]
     used = {s for e in before for s in e["seeds"]}
     assert not (set(d.page_seeds) | set(d.full_seeds)) & used
     (power,) = [e for e in before if e["command"].endswith("power --record")]
-    shares = {int(k.split()[-1]): v for k, v in power["outcome"].items()}
+    shares = {int(k[4:]): v for k, v in power["outcome"].items() if k.startswith("n = ")}
     assert dict(d.power) == {n: tuple(shares[n]) for n, _ in d.power}
     # The smallest n at which each claim held in at least 80% of the resamples:
     for n, claims in [(len(d.page_seeds), slice(0, 2)), (len(d.full_seeds), slice(2, 6))]:
