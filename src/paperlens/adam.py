@@ -6,8 +6,11 @@ $$m \leftarrow \beta_1 m + (1 - \beta_1) g, \quad v \leftarrow \beta_2 v + (1 - 
 \quad \theta \leftarrow \theta - \eta\,
 \frac{m / (1 - \beta_1^t)}{\sqrt{v / (1 - \beta_2^t)} + \epsilon}.$$
 
-Each parameter moves by about $\eta$ per step whatever the size of its gradient, which is why
-one learning rate suits networks of very different depths.
+Adam divides each gradient by a running estimate of its own size. Its first step moves every
+parameter by $\eta$ against the sign of its gradient, whatever the gradient's size (unless the
+gradient is as small as $\epsilon$); after that, a step stays of the order of $\eta$ (Kingma
+and Ba, §2.1: approximately bounded by $\eta$ in common cases). Multiplying a parameter's
+gradients by one constant, at every step, leaves its steps unchanged but for $\epsilon$.
 """
 
 from __future__ import annotations
@@ -79,6 +82,16 @@ def adam_step(
         >>> theta, state = adam_step(theta, [np.array([10.0, -0.1])], adam_init(theta), lr=0.1)
         >>> np.round(theta[0], 6)  # the first step moves each entry by lr, against its gradient
         array([ 0.9, -0.9])
+
+        Gradients 1000 times larger, at every step, give the same steps (up to eps):
+
+        >>> small, large = [np.array([1.0, -1.0])], [np.array([1.0, -1.0])]
+        >>> s_small, s_large = adam_init(small), adam_init(large)
+        >>> for g in ([0.3, -0.1], [0.2, 0.05], [-0.4, 0.1]):
+        ...     small, s_small = adam_step(small, [np.array(g)], s_small, lr=0.1)
+        ...     large, s_large = adam_step(large, [1000 * np.array(g)], s_large, lr=0.1)
+        >>> bool(np.allclose(small[0], large[0], rtol=1e-6)), small[0].round(3)
+        (True, array([ 0.8  , -0.901]))
     """
     lr = require_real_scalar(lr, "lr")
     if not len(params) == len(grads) == len(state.m):

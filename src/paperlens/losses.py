@@ -30,8 +30,10 @@ def mse_loss(y_hat: ArrayLike, y: ArrayLike) -> FloatArray:
 
     Examples:
         >>> from paperlens import mse_loss
-        >>> mse_loss([[1.0], [3.0]], [[0.0], [1.0]])  # (1 + 4) / 2
-        2.5
+        >>> mse_loss([[1.0], [3.0]], [[0.0], [1.0]])  # (1 + 4) / 2, a NumPy scalar
+        np.float64(2.5)
+        >>> mse_loss([[[1.0]], [[3.0]]], [[0.0]])  # two runs: one loss each
+        array([1., 9.])
     """
     diff = _diff(y_hat, y)  # (..., n, d)
     loss: FloatArray = np.mean(diff**2, axis=(-2, -1))  # (..., n, d) -> (...)

@@ -6,8 +6,12 @@ $F(x) = H(x) - x$ and add the input back through a shortcut,
 
 $$H(x) = F(x) + x.$$
 
-If the identity is (nearly) optimal, the block only has to push F towards zero, and the shortcut
-passes the gradient back unchanged: $\partial H/\partial x = \partial F/\partial x + I$.
+He et al. argue that if the identity is (nearly) optimal, pushing F towards zero is easier than
+fitting the identity with a stack of nonlinear layers. The shortcut's share of the gradient
+passes back unchanged: $\partial H/\partial x = \partial F/\partial x + I$. The paper's
+block then applies a ReLU to the sum, $\sigma(F(x) + x)$ (its Eq. 1 and Fig. 2), and where F
+changes the shape the shortcut carries a projection $W_s x$ instead (Eq. 2); `residual` is the
+sum alone, with the identity shortcut, and ``relu(residual(F, x))`` is the paper's block.
 """
 
 from __future__ import annotations
@@ -41,6 +45,9 @@ def residual(f: Callable[[FloatArray], ArrayLike], x: ArrayLike) -> FloatArray:
         array([1.5, 3. ])
         >>> residual(np.zeros_like, [1.0, 2.0])  # F = 0: the block is the identity
         array([1., 2.])
+        >>> from paperlens import relu
+        >>> relu(residual(lambda x: -2 * x, [1.0, -1.0]))  # the paper's block: sigma(F(x) + x)
+        array([0., 1.])
     """
     if not callable(f):
         raise TypeError(f"f must be a callable F(x), got {type(f).__name__}")

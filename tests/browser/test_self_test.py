@@ -168,7 +168,14 @@ def test_a_word_defined_earlier_has_its_tooltip_on_a_later_page(
     expect(abbr).to_have_attribute("title", re.compile(meaning))
 
 
-def test_the_page_that_defines_a_word_shows_no_tooltip_for_it(fresh_tab, base_url):
-    page = fresh_tab.visit(base_url + "reproduce/residual-degradation/").page
-    expect(page.locator("article strong", has_text=re.compile("^Adam$"))).to_have_count(1)
-    expect(page.locator("article abbr", has_text=re.compile("^Adam$"))).to_have_count(0)
+@pytest.mark.parametrize(
+    ("path", "word"),
+    [
+        ("walkthrough/step-6-the-fix/", "Adam"),
+        ("reproduce/attention-scaling/", "full-batch"),  # a notebook page
+    ],
+)
+def test_the_page_that_defines_a_word_shows_no_tooltip_for_it(fresh_tab, base_url, path, word):
+    page = fresh_tab.visit(base_url + path).page
+    expect(page.locator("article strong", has_text=re.compile(f"^{word}$"))).to_have_count(1)
+    expect(page.locator("article abbr", has_text=re.compile(f"^{word}$"))).to_have_count(0)

@@ -15,3 +15,11 @@ def test_the_figure_draws_the_page_s_example():
     assert figure.TOKENS == page["tokens"]
     for name in ("X", "W_Q", "W_K", "W_V"):
         assert np.array_equal(getattr(figure, name), page[name]), name
+
+
+def test_step_1_uses_the_page_s_queries_and_keys():
+    """Step 1's reason for two vectors per word uses the toy sentence's Q and K, copied."""
+    page = examples.page_namespace(PAGE)
+    step_1 = examples.page_namespace(PAGE.with_name("step-1-query-and-key.md"))
+    assert np.array_equal(step_1["Q_sentence"], page["Q"])
+    assert np.array_equal(step_1["K_sentence"], page["K"])

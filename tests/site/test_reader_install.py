@@ -10,6 +10,8 @@ running the notebooks in the project's own environment: it runs the same noteboo
 stricter setting.
 """
 
+import doctest
+import functools
 import json
 import os
 import re
@@ -17,14 +19,17 @@ import shlex
 import shutil
 import subprocess
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
+import nbformat
 import pytest
-from sitekit.notebooks import execute
+from sitekit import page_model
+from sitekit.notebooks import execute, shown_and_printed
 from sitekit.wheel import wheel_name
 
 from sitekit.paths import ROOT
+
 HOME_PAGE = ROOT / "docs" / "index.md"
 KERNEL = "paperlens-reader"
 # The line on the home page that installs the site's wheel (inside a ```bash block).
@@ -32,6 +37,8 @@ INSTALL_LINE = re.compile(
     r"^[ \t]*(python3 -m pip install .*/downloads/paperlens-.*\.whl.*)$", re.M
 )
 SITE_ADDRESS = "https://<this site>/"
+# Feeds a notebook's code cells to a plain interactive Python (run by the reader's Python).
+SESSION = Path(__file__).with_name("python3_session.py")
 
 
 def home_page_install_args() -> list[str]:
@@ -111,9 +118,12 @@ def _use_reader_kernel(kernels_dir: str) -> None:
     os.environ.pop("PYTHONPATH", None)
 
 
-def test_every_notebook_runs_after_the_home_page_install(reader_python, site, tmp_path):
+@pytest.fixture(scope="module")
+def executed(reader_python, site, tmp_path_factory):
     """Every ``.ipynb`` in the built site, copied alone into an empty folder (as a download
-    is), runs top to bottom in a fresh kernel of the reader's environment."""
+    is) and run top to bottom in a fresh kernel of the reader's environment, saved with its
+    outputs: ``(the notebook in the site, the executed copy, a failure report or None)``."""
+    tmp_path = tmp_path_factory.mktemp("notebooks")
     notebooks = sorted(site.rglob("*.ipynb"))
     assert notebooks
     spec = tmp_path / "jupyter" / "kernels" / KERNEL
@@ -130,12 +140,87 @@ def test_every_notebook_runs_after_the_home_page_install(reader_python, site, tm
     with ProcessPoolExecutor(
         max_workers=2, initializer=_use_reader_kernel, initargs=(str(tmp_path / "jupyter"),)
     ) as pool:
-        reports = pool.map(execute, copies, [KERNEL] * len(copies))
-        failures = [
-            f"{notebook.relative_to(site)}: {report}"
-            for notebook, report in zip(notebooks, reports, strict=True)
-            if report
-        ]
-    assert not failures, f"{len(failures)} of {len(notebooks)} notebooks fail:\n\n" + "\n\n".join(
+        reports = list(pool.map(functools.partial(execute, kernel=KERNEL, save=True), copies))
+    return [
+        (notebook, Path(copy), report)
+        for notebook, copy, report in zip(notebooks, copies, reports, strict=True)
+    ]
+
+
+def test_every_notebook_runs_after_the_home_page_install(executed, site):
+    failures = [f"{nb.relative_to(site)}: {report}" for nb, _, report in executed if report]
+    assert not failures, f"{len(failures)} of {len(executed)} notebooks fail:\n\n" + "\n\n".join(
         failures
     )
+
+
+def _mismatches(where: str, compared: list[tuple[str, str, str]]) -> list[str]:
+    """``(code, shown, printed)`` triples where the reader gets other text than the page shows."""
+    return [
+        f"{where}:\n{code}\n--- the page shows:\n{shown}--- the reader gets:\n{printed}"
+        for code, shown, printed in compared
+        if printed.rstrip("\n") != shown.rstrip("\n")
+    ]
+
+
+def _shown_on_pages(site) -> int:
+    """How many outputs the pages that offer a notebook show under ``>>>`` lines, counted from
+    the examples the tests run (Sybil's), not from the notebooks."""
+    count = 0
+    for notebook in site.rglob("*.ipynb"):
+        page = json.loads(notebook.read_text())["metadata"].get("paperlens", {}).get("page")
+        if not page:
+            continue
+        model = page_model.parse_file(ROOT / "docs" / page)
+        for block in model.blocks:
+            if block.runs:
+                parsed = [model.examples[i].region.parsed for i in block.examples]
+                count += sum(isinstance(p, doctest.Example) and bool(p.want) for p in parsed)
+    return count
+
+
+def test_every_notebook_shows_what_its_page_shows(executed, site):
+    """Each output a page shows under a ``>>>`` line is, character for character, what a
+    reader running the downloaded notebook in a fresh kernel sees in that cell."""
+    compared, problems = 0, []
+    for notebook, copy, report in executed:
+        if report:
+            continue  # reported by the test above
+        triples = shown_and_printed(nbformat.read(copy, as_version=4))
+        compared += len(triples)
+        problems += _mismatches(str(notebook.relative_to(site)), triples)
+    assert compared == _shown_on_pages(site) > 0
+    assert not problems, f"{len(problems)} outputs differ:\n\n" + "\n\n".join(problems)
+
+
+def test_a_python3_session_shows_what_each_page_shows(reader_python, site, tmp_path):
+    """The same outputs, for a reader who pastes each page's snippets, in order, into a plain
+    ``python3`` of the reader's install (`python3_session.py`: every expression statement
+    echoed, as the interactive interpreter does)."""
+    pages = [nb for nb in sorted(site.rglob("*.ipynb")) if '"shows"' in nb.read_text()]
+    assert pages
+
+    def run(notebook: Path) -> tuple[Path, subprocess.CompletedProcess[str]]:
+        folder = tmp_path / notebook.relative_to(site).with_suffix("")
+        folder.mkdir(parents=True)
+        result = subprocess.run(
+            [str(reader_python), str(SESSION), str(notebook)],
+            cwd=folder,
+            env=_clean_env(),
+            capture_output=True,
+            text=True,
+        )
+        return notebook, result
+
+    compared, problems = 0, []
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for notebook, result in pool.map(run, pages):
+            where = str(notebook.relative_to(site))
+            if result.returncode != 0:
+                problems.append(f"{where}: the session failed:\n{result.stderr[-2000:]}")
+                continue
+            triples = [tuple(t) for t in json.loads(result.stdout)]
+            compared += len(triples)
+            problems += _mismatches(where, triples)
+    assert not problems, f"{len(problems)} outputs differ:\n\n" + "\n\n".join(problems)
+    assert compared == _shown_on_pages(site)

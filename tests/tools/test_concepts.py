@@ -43,3 +43,69 @@ def test_the_site_declarations_are_in_order():
     declarations = concepts.load_from_config(ROOT / "mkdocs.yml")
     assert declarations
     concepts.check_order(declarations)
+
+
+def page(front: str, body: str) -> str:
+    return f"---\n{front}\n---\n# P\n\n{body}"
+
+
+def line_of(text: str, snippet: str) -> int:
+    return next(n for n, line in enumerate(text.split("\n"), 1) if snippet in line)
+
+
+def test_a_matrix_product_in_a_formula_is_a_use_whatever_the_page_declares(tmp_path):
+    """§3 once wrote the shortcut projection W_s x, a matrix product, two pages before the
+    product is introduced, and declared nothing of it: the check caught nothing."""
+    a = page("introduces: [function]\nuses: []", "The shortcut is $W_s\\mathbf{x}$.\n")
+    (tmp_path / "a.md").write_text(a)
+    (tmp_path / "b.md").write_text(page("introduces: [matrix product]\nuses: []", "$AB$\n"))
+    nav = [{"A": "a.md"}, {"B": "b.md"}]
+    declarations = concepts.load(tmp_path, nav)
+    at = line_of(a, "shortcut")
+    assert declarations[0].shown == {"matrix product": f"line {at}: $W_s\\mathbf{{x}}$"}
+    with pytest.raises(concepts.ConceptError, match=rf"a.md uses 'matrix product' \(line {at}:"):
+        concepts.check_order(declarations)
+    concepts.check_order(concepts.load(tmp_path, nav[::-1]))  # after its page: fine
+
+
+@pytest.mark.parametrize(
+    ("code", "line"),
+    [
+        ("x = 1\ny = W_s @ x  # F(x) + W_s x\n", 2),
+        (">>> y = 1\n>>> W_s @ x\narray([1.])\n", 2),
+        ("z = np.matmul(W_s, x)\n", 1),
+    ],
+)
+def test_a_matrix_product_in_code_is_a_use(code, line):
+    text = page("introduces: []\nuses: []", f"Words.\n\n```python\n{code}```\n")
+    shown = concepts.shown_concepts(text)
+    first = line_of(text, "```python")
+    assert shown["matrix product"].startswith(f"line {first + line}: ")
+
+
+def test_what_is_not_a_matrix_product():
+    """Decorators, comments, strings, words set in formulas, a lone matrix, a function's
+    script letter applied to a vector, code in another language: none of them."""
+    code = '@functools.cache\ndef f(x):  # (2, 3) @ (3,)\n    return "a @ b"\n'
+    text = page(
+        "introduces: []\nuses: []",
+        "$\\operatorname{Var}(X)$, $K$, $W_Q$, $\\mathcal{H}(\\mathbf{x})$, $N(0, 1)$, "
+        "$\\text{BLEU}$\n\n"
+        f"```python\n{code}```\n\n```bash\npip install 'a @ b'\n```\n",
+    )
+    assert "matrix product" not in concepts.shown_concepts(text)
+
+
+def test_the_exponential_and_the_transpose_have_signs():
+    text = page("uses: []", "$e^{s_j}$ and $K^T$\n\n```python\nnp.exp(s) @ K.T\n```\n")
+    shown = concepts.shown_concepts(text)
+    at, code = line_of(text, "$K^T$"), line_of(text, "np.exp")
+    assert shown["exponential"] == f"line {at}: $e^{{s_j}}$"
+    assert shown["transpose"] == f"line {at}: $K^T$"
+    assert shown["matrix product"] == f"line {code}: np.exp(s) @ K.T"
+
+
+def test_pages_that_declare_nothing_are_not_read(tmp_path):
+    """The home page names the destination, softmax(QK^T / sqrt(d_k)) V, before any of it."""
+    (tmp_path / "index.md").write_text("---\ntitle: Home\n---\n# Home\n\n$QK^T$\n")
+    assert concepts.read_declaration(tmp_path, "index.md", "Home").shown == {}

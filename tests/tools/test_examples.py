@@ -1,9 +1,13 @@
 """The build's run of a page's examples (sitekit.examples) and what the page then says
 (sitekit.example_report): the same Sybil as the tests, failures located, passes cached."""
 
+import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import markdown
+import numpy as np
 import pytest
 
 from sitekit import example_report, examples, page_model
@@ -142,3 +146,24 @@ def test_the_cache_key_covers_the_library_and_the_page(tmp_path, monkeypatch):
 @pytest.mark.parametrize("page", sorted(Path(examples.ROOT, "docs").rglob("*.md")), ids=str)
 def test_the_model_and_the_tests_see_the_same_examples(page):
     assert len(page_model.parse_file(page).examples) == examples.collected(page)
+
+
+def test_pages_run_with_the_print_options_of_a_fresh_python():
+    """What a page shows under ``>>>`` is what a reader's fresh ``python3`` prints: NumPy's own
+    defaults (``np.float64(0.5)``), not a legacy style only the tests would have."""
+    fresh = subprocess.run(
+        [sys.executable, "-c", "import numpy; print(repr(numpy.get_printoptions()))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert examples.NUMPY_PRINT_DEFAULTS == ast.literal_eval(fresh)
+    np.set_printoptions(legacy="1.25", precision=3)  # left behind by something else
+    try:
+        namespace: dict = {}
+        examples.setup(namespace)
+        assert repr(np.float64(0.68)) == "np.float64(0.68)"
+        examples.teardown(namespace)
+        assert np.get_printoptions()["legacy"] == "1.25" and repr(np.float64(0.5)) == "0.5"
+    finally:
+        np.set_printoptions(**examples.NUMPY_PRINT_DEFAULTS)

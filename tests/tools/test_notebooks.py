@@ -88,3 +88,55 @@ def test_a_card_without_code_stays_a_closed_details_block():
     assert got == [
         ("markdown", "# T\n\n<details><summary>Aside</summary>\n\nOnly words.\n\n</details>")
     ]
+
+
+DOCTESTS = """>>> z = [0.125, -1.5]
+>>> z[0]
+0.125
+>>> round(sum(z), 2)
+-1.38
+>>> for v in z:
+...     print(v)
+0.125
+-1.5
+>>> w = 2
+"""
+
+
+def test_each_output_a_page_shows_ends_a_cell_that_keeps_it():
+    """Jupyter shows only a cell's last value: three outputs shown on the page are three cells,
+    each ending with the line whose output the page shows; a trailing line that shows nothing
+    is a cell of its own."""
+    assert notebooks.doctest_cells(DOCTESTS) == [
+        ("z = [0.125, -1.5]\nz[0]\n", "0.125\n"),
+        ("round(sum(z), 2)\n", "-1.38\n"),
+        ("for v in z:\n    print(v)\n", "0.125\n-1.5\n"),
+        ("w = 2\n", None),
+    ]
+    page = "# T\n\n```python\n" + DOCTESTS + "```\n"
+    nb = notebooks.page_to_notebook(page, page="t.md", figures={}, site_url="https://x/")
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert [c["source"] for c in code] == [
+        "z = [0.125, -1.5]\nz[0]",
+        "round(sum(z), 2)",
+        "for v in z:\n    print(v)",
+        "w = 2",
+    ]
+    shows = [c["metadata"].get("paperlens", {}).get("shows") for c in code]
+    assert shows == ["0.125\n", "-1.38\n", "0.125\n-1.5\n", None]
+
+
+def test_what_a_kernel_printed_is_read_beside_what_the_page_shows():
+    cell = {
+        "cell_type": "code",
+        "source": "print(1)\n2",
+        "metadata": {"paperlens": {"shows": "1\n2\n"}},
+        "outputs": [
+            {"output_type": "stream", "name": "stdout", "text": "1\n"},
+            {"output_type": "execute_result", "data": {"text/plain": "2"}},
+        ],
+    }
+    other = {"cell_type": "code", "source": "x = 1", "metadata": {}, "outputs": []}
+    assert notebooks.shown_and_printed({"cells": [cell, other]}) == [
+        ("print(1)\n2", "1\n2\n", "1\n2\n")
+    ]

@@ -51,7 +51,7 @@ def test_every_claim_holds_with_the_starting_values_changed_in_the_last_bits(
 
 # Small setups: the same code paths in a fraction of a second.
 SMALL_ATT = att.Setup(
-    d_ks=(1, 64), trials=50, d_k=16, steps=5, tune_seeds=(100, 101), seeds=tuple(range(8)),
+    d_ks=(1, 64), trials=100, d_k=16, steps=5, tune_seeds=(100, 101), seeds=tuple(range(8)),
     arms=(
         att.Arm("scaled", True, (1e-3, 1.0, 1e5)),
         att.Arm("unscaled", False, (1e-3, 1.0, 1e5)),
@@ -63,7 +63,7 @@ SMALL_ATT = att.Setup(
 def test_attention_claims_are_computed_from_the_run_they_describe():
     result = att.run(SMALL_ATT)
     claims = att.claims(result)
-    assert [c.n for c in claims] == [50, 50, 50, 8, 8]
+    assert [c.n for c in claims] == [100, 100, 100, 8, 8]  # mean_above needs 100 draws
     # At d_k = 1 the scale is 1: both arms see the same scores.
     np.testing.assert_array_equal(
         result.init.max_weight_unscaled[0], result.init.max_weight_scaled[0]

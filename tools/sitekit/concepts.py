@@ -1,4 +1,4 @@
-"""Concepts in order: every page declares what it introduces and what it uses.
+r"""Concepts in order: every page declares what it introduces and what it uses.
 
 Front matter of a page::
 
@@ -9,10 +9,23 @@ Front matter of a page::
 The build fails if a page uses a concept no earlier page (in navigation order) introduced, if
 a concept is introduced twice, or if a declaration is not a list of strings. The prerequisite
 map figure is drawn from the same declarations, so it cannot drift from the pages.
+
+A declaration is only as good as its author's memory, so some concepts also have **signs**
+(:data:`SIGNS`): marks in a formula or in Python code that use the concept whatever the page
+declares, such as ``W_s\mathbf{x}`` or ``W_s @ x`` for a matrix product. A page that declares
+what it teaches is read for them (its formulas outside code, and its Python blocks without
+comments and strings), and a sign counts as a use: a matrix product on a page before the one
+that introduces it fails the build like an undeclared ``uses``. Pages that declare nothing
+(the home page, overviews, reference tables) name the destination and are not read.
 """
 
 from __future__ import annotations
 
+import functools
+import io
+import re
+import tokenize
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +36,76 @@ from sitekit.frontmatter import get_data
 from sitekit.paths import ROOT
 
 KEYS = ("introduces", "uses", "feeds")
+
+# A matrix in a formula: a capital letter (not part of a word or a command), perhaps with a
+# subscript and a transpose: K, W_s, W_{Q}, K^T. Multiplied by juxtaposition with a bold vector
+# or another such matrix, it is a matrix product: W_s\mathbf{x}, QK^T, XW_Q.
+_MATRIX = r"(?<![\\A-Za-z])[A-Z](?:_\{[^{}]*\}|_[A-Za-z0-9])?(?:\^T|\^\{T\}|\^\\top)?"
+_OPERAND = r"(?:\\mathbf\{[A-Za-z]\}|[A-Z](?![a-z]))"
+_MATH_PRODUCT = re.compile(rf"{_MATRIX}\s*(?:\\,\s*)?{_OPERAND}")
+# Words set in a formula are not symbols: \operatorname{Var}, \text{BLEU}.
+_WORDS = re.compile(r"\\(?:operatorname|text|mathrm|textbf|textit)\{[^{}]*\}")
+
+
+@functools.lru_cache(maxsize=512)
+def _tokens(code: str) -> tuple[tokenize.TokenInfo, ...]:
+    """Python ``code``'s tokens without its comments (its strings are single tokens)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return ()
+    return tuple(t for t in tokens if t.type not in (tokenize.COMMENT, tokenize.NL))
+
+
+def _multiplies(code: str) -> list[int]:
+    """The lines (from 1) of ``code`` where ``@`` multiplies (not a decorator) or ``matmul``
+    is called."""
+    found: list[int] = []
+    if "@" not in code and "matmul" not in code:  # most blocks: no need to tokenize
+        return found
+    previous = tokenize.NEWLINE
+    for tok in _tokens(code):
+        starts_line = previous in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
+        binary_at = tok.type == tokenize.OP and tok.string == "@" and not starts_line
+        if binary_at or (tok.type == tokenize.NAME and tok.string == "matmul"):
+            found.append(tok.start[0])
+        previous = tok.type
+    return found
+
+
+def _attribute(*names: str) -> Callable[[str], list[int]]:
+    """The lines of code that read one of these attributes: ``np.exp``, ``K.T``."""
+
+    def lines(code: str) -> list[int]:
+        if not any(f".{name}" in code for name in names):
+            return []
+        tokens = _tokens(code)
+        return [
+            tok.start[0]
+            for before, tok in zip(tokens, tokens[1:], strict=False)
+            if before.string == "." and tok.type == tokenize.NAME and tok.string in names
+        ]
+
+    return lines
+
+
+@dataclass(frozen=True)
+class Sign:
+    """How a concept shows itself on a page, in formulas (a pattern) and in Python code."""
+
+    math: re.Pattern[str] | None = None
+    code: Callable[[str], list[int]] | None = None
+
+
+SIGNS: dict[str, Sign] = {
+    "matrix product": Sign(math=_MATH_PRODUCT, code=_multiplies),
+    "transpose": Sign(
+        math=re.compile(r"\^T(?![a-zA-Z])|\^\{T\}|\^\\top"), code=_attribute("T", "transpose")
+    ),
+    "exponential": Sign(
+        math=re.compile(r"(?<![\\A-Za-z])e\^|\\exp(?![a-z])"), code=_attribute("exp")
+    ),
+}
 
 
 class ConceptError(Exception):
@@ -36,6 +119,102 @@ class Declaration:
     introduces: list[str] = field(default_factory=list)
     uses: list[str] = field(default_factory=list)
     feeds: list[str] = field(default_factory=list)
+    # Concepts the page's formulas or code use (their signs), each with where: "line 112: ...".
+    shown: dict[str, str] = field(default_factory=dict)
+
+
+_FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
+_INVISIBLE = re.compile(r"^[ \t]*<!--\s*invisible-code(?:-block)?:\s*python\s*$")
+_MATH = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$(?!\s)([^$\n]+?)(?<!\s)\$(?!\$)", re.S)
+
+
+def _split(body: str, first_line: int) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """The page's prose and its Python code, each as ``(first line, text)`` pieces."""
+    prose: list[tuple[int, str]] = []
+    code: list[tuple[int, str]] = []
+    lines = body.split("\n")
+    i = 0
+    start = 0
+    while i < len(lines):
+        fence = _FENCE.match(lines[i])
+        invisible = _INVISIBLE.match(lines[i])
+        if not fence and not invisible:
+            i += 1
+            continue
+        prose.append((first_line + start, "\n".join(lines[start:i])))
+        j = i + 1
+        if fence:
+            close = fence.group("fence")
+            while j < len(lines) and not lines[j].strip().startswith(close):
+                j += 1
+            python = fence.group("info").split(" ")[0] == "python"
+        else:
+            while j < len(lines) and "-->" not in lines[j]:
+                j += 1
+            python = True
+        if python:
+            indent = len(lines[i]) - len(lines[i].lstrip())
+            block = "\n".join(line[indent:] for line in lines[i + 1 : j])
+            code.append((first_line + i + 1, block))
+        i = start = j + 1
+    prose.append((first_line + start, "\n".join(lines[start:])))
+    return prose, code
+
+
+def _cut(text: str) -> str:
+    """``text`` on one line, cut to a readable length."""
+    text = " ".join(text.split())
+    return text if len(text) <= 72 else text[:69] + "..."
+
+
+def _doctest_as_code(block: str) -> str:
+    """A block of ``>>>`` examples as its code, line for line (prompts removed, the expected
+    output blanked); other code as it is."""
+    if not block.lstrip().startswith(">>>"):
+        return block
+    out = []
+    for line in block.split("\n"):
+        stripped = line.strip()
+        is_code = stripped.startswith((">>>", "...")) and stripped[3:4] in ("", " ")
+        out.append(stripped[4:] if is_code else "")
+    return "\n".join(out)
+
+
+def _math_sign(pattern: re.Pattern[str], prose: list[tuple[int, str]]) -> str | None:
+    """Where the first formula of ``prose`` that matches ``pattern`` is, and the formula."""
+    for line, text in prose:
+        for m in _MATH.finditer(text):
+            formula = m.group(1) or m.group(2)
+            if pattern.search(_WORDS.sub("", formula)):
+                at = line + text.count("\n", 0, m.start())
+                return f"line {at}: ${_cut(formula)}$"
+    return None
+
+
+def _code_sign(lines_of: Callable[[str], list[int]], code: list[tuple[int, str]]) -> str | None:
+    """Where the first line of ``code`` that ``lines_of`` finds is, and the line."""
+    for line, block in code:
+        lines = _doctest_as_code(block).split("\n")
+        hits = lines_of("\n".join(lines))
+        if hits:
+            return f"line {line + hits[0] - 1}: {_cut(lines[hits[0] - 1])}"
+    return None
+
+
+def shown_concepts(markdown: str) -> dict[str, str]:
+    """The concepts whose signs a page's formulas or Python code carry, each with the first
+    place it does: ``{"matrix product": "line 118: y = first_two(x) + W_s @ x"}``."""
+    body, _ = get_data(markdown)
+    first_line = markdown[: len(markdown) - len(body)].count("\n") + 1
+    prose, code = _split(body, first_line)
+    found: dict[str, str] = {}
+    for concept, sign in SIGNS.items():
+        where = _math_sign(sign.math, prose) if sign.math is not None else None
+        if where is None and sign.code is not None:
+            where = _code_sign(sign.code, code)
+        if where is not None:
+            found[concept] = where
+    return found
 
 
 def nav_pages(nav: Any) -> list[tuple[str, str]]:
@@ -69,6 +248,8 @@ def read_declaration(docs_dir: Path, page: str, title: str) -> Declaration:
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise ConceptError(f"{page}: front matter '{key}' must be a list of names")
         setattr(decl, key, [v.strip() for v in value])
+    if "introduces" in meta or "uses" in meta:  # a page that teaches: read its signs too
+        decl.shown = shown_concepts(path.read_text(encoding="utf-8"))
     return decl
 
 
@@ -88,6 +269,11 @@ def check_order(declarations: list[Declaration]) -> dict[str, str]:
                 problems.append(
                     f"{decl.page} uses '{concept}', which no earlier page introduces"
                     " (check the spelling, or the order of the nav)"
+                )
+        for concept, where in decl.shown.items():
+            if concept not in decl.introduces and concept not in introduced:
+                problems.append(
+                    f"{decl.page} uses '{concept}' ({where}), which no earlier page introduces"
                 )
         for concept in decl.introduces:
             if concept in introduced:

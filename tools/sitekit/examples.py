@@ -52,10 +52,29 @@ SOURCES = ("src/paperlens/**/*.py", "tools/sitekit/**/*.py", "tools/sitekit/*.js
 DISTRIBUTIONS = ("paperlens", "numpy", "scipy", "ml-dtypes", "matplotlib", "sybil")
 
 
+# NumPy's own print options, as a fresh ``python3`` or Jupyter kernel has them (NumPy 2 shows
+# a scalar as ``np.float64(0.5)``). A page's examples run with these and nothing else, so what a
+# page shows is what a reader who runs its snippets sees; tests/site/test_reader_install.py
+# checks that against a reader's install, in a notebook and in a plain ``python3``.
+NUMPY_PRINT_DEFAULTS: dict[str, Any] = {
+    "edgeitems": 3,
+    "threshold": 1000,
+    "floatmode": "maxprec",
+    "precision": 8,
+    "suppress": False,
+    "linewidth": 75,
+    "nanstr": "nan",
+    "infstr": "inf",
+    "sign": "-",
+    "formatter": None,
+    "legacy": False,
+    "override_repr": None,
+}
+
+
 def setup(namespace: dict[str, Any]) -> None:
-    # NumPy 2 prints scalars as np.float64(0.5); pages show them the way readers see them.
     namespace["__printoptions"] = np.get_printoptions()
-    np.set_printoptions(legacy="1.25")
+    np.set_printoptions(**NUMPY_PRINT_DEFAULTS)
 
 
 def teardown(namespace: dict[str, Any]) -> None:

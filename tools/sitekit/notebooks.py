@@ -9,7 +9,11 @@ Two kinds of page become notebooks, both written by :func:`to_bytes`, with the c
   a page (`sitekit.page_model`), so a downloaded page runs exactly the code the tests ran:
 
 - ``python`` fences and invisible setup blocks become code cells, in page order; a fence of
-  ``>>>`` examples becomes the code alone (prompts and expected output removed);
+  ``>>>`` examples becomes the code alone (prompts and expected output removed), one cell per
+  output the page shows (:func:`doctest_cells`): Jupyter displays only a cell's last value,
+  so each shown output ends a cell, and the cell's metadata keeps what the page shows
+  (``metadata["paperlens"]["shows"]``), which the reader-install tests compare with what a
+  fresh kernel prints;
 - a block skipped with ``<!-- skip: next "reason" -->`` stays a code listing in Markdown (it
   is shown to the reader but is not meant to run);
 - recall cards become ``<details>`` blocks, hidden until clicked; any other admonition that
@@ -23,6 +27,7 @@ Two kinds of page become notebooks, both written by :func:`to_bytes`, with the c
 from __future__ import annotations
 
 import base64
+import doctest
 import json
 import posixpath
 import re
@@ -56,9 +61,12 @@ class _Builder:
             self.cells.append(_cell("markdown", text))
         self.markdown = []
 
-    def code(self, source: str) -> None:
+    def code(self, source: str, shows: str | None = None) -> None:
         self.flush()
-        self.cells.append(_cell("code", source.strip("\n")))
+        cell = _cell("code", source.strip("\n"))
+        if shows is not None:
+            cell["metadata"] = {"paperlens": {"shows": shows}}
+        self.cells.append(cell)
 
 
 def _cell(kind: str, source: str) -> dict[str, object]:
@@ -66,6 +74,26 @@ def _cell(kind: str, source: str) -> dict[str, object]:
     if kind == "code":
         cell.update(execution_count=None, outputs=[])
     return cell
+
+
+def doctest_cells(source: str) -> list[tuple[str, str | None]]:
+    """A fence of ``>>>`` examples as notebook cells: ``(code, shown output or None)``.
+
+    Each example whose output the page shows ends a cell, so that the cell's last value is that
+    output (Jupyter displays only a cell's last value); examples that show nothing join the
+    next cell. The output is as the page writes it (``<BLANKLINE>`` as an empty line).
+    """
+    cells: list[tuple[str, str | None]] = []
+    code: list[str] = []
+    for example in doctest.DocTestParser().get_examples(source):
+        code.append(example.source)
+        if example.want:
+            want = example.want.replace("<BLANKLINE>", "")
+            cells.append(("".join(code), want))
+            code = []
+    if code:
+        cells.append(("".join(code), None))
+    return cells
 
 
 def _dedent(line: str, indent: int) -> str:
@@ -158,7 +186,10 @@ def page_to_notebook(
     for line in lines:
         block = placed.block(line)
         if block is not None:
-            if block.runs:
+            if block.runs and block.is_doctest:
+                for code, shows in doctest_cells(block.source):
+                    nb.code(code, shows)
+            elif block.runs:
                 nb.code(block.code)
             else:
                 nb.markdown += [f"```{block.language}", *block.source.splitlines(), "```"]
@@ -340,9 +371,9 @@ def site_notebooks(
     return SiteNotebooks(files, downloads, cells)
 
 
-def execute(path: str, kernel: str = "python3") -> str | None:
+def execute(path: str, kernel: str = "python3", *, save: bool = False) -> str | None:
     """Run a notebook top to bottom in a fresh kernel (the named kernelspec), as a reader would,
-    in the notebook's folder.
+    in the notebook's folder; with ``save``, write it back with its outputs.
 
     Returns None on success, else a short report naming the notebook. Used by the tests,
     one process per notebook batch (nbclient is not safe to run in threads here).
@@ -364,4 +395,26 @@ def execute(path: str, kernel: str = "python3") -> str | None:
             ).execute()
         except Exception as err:  # report every failing notebook, not just the first
             return f"{path}: {type(err).__name__}: {str(err)[-800:]}"
+    if save:
+        nbformat.write(notebook, path)  # type: ignore[no-untyped-call]
     return None
+
+
+def shown_and_printed(notebook: Any) -> list[tuple[str, str, str]]:
+    """For every cell of an executed notebook whose page shows an output: ``(code, what the
+    page shows, what the kernel printed)``, the printed text being the cell's standard output
+    followed by its displayed value, as Jupyter shows them."""
+    out = []
+    for cell in notebook["cells"]:
+        shows = cell.get("metadata", {}).get("paperlens", {}).get("shows")
+        if cell["cell_type"] != "code" or shows is None:
+            continue
+        printed = ""
+        for output in cell.get("outputs", []):
+            if output["output_type"] == "stream" and output["name"] == "stdout":
+                printed += "".join(output["text"])
+            elif output["output_type"] in ("execute_result", "display_data"):
+                text = output["data"].get("text/plain", "")
+                printed += ("".join(text) if isinstance(text, list) else text) + "\n"
+        out.append(("".join(cell["source"]), shows, printed))
+    return out

@@ -37,7 +37,7 @@ def make_figure(style, layout):
     ax.set_yticks(range(n_q), [rf"$\mathbf{{q}}_{i + 1}$" for i in range(n_q)])
     ax.tick_params(length=0, labelsize=13)
     ax.xaxis.tick_top()
-    ax.set_title(r"$QK^T$: entry $(i, j)$ is $\mathbf{q}_i \cdot \mathbf{k}_j$", fontsize=12)
+    ax.set_title(r"$QK^T$: entry $(a, b)$ is $\mathbf{q}_a \cdot \mathbf{k}_b$", fontsize=12)
     for side in ax.spines.values():
         side.set_visible(False)
     # Cell borders, so that a zero cell, close to the background, still reads as a cell.

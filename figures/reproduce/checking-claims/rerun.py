@@ -37,6 +37,7 @@ def make_figure(style, layout):
     ax.set_ylabel("final loss, rerun")
     ax.legend(frameon=False)
     change = np.abs(again / first - 1)  # (depth, seed)
+    factor = np.maximum(again / first, first / again)  # how far each run moved, (depth, seed)
     verdicts = [
         claims.paired_greater(np.log10(run[1]), np.log10(run[0]), "deeper is worse").holds
         for run in (first, again)
@@ -46,7 +47,7 @@ def make_figure(style, layout):
         f"rerun with every starting parameter changed by a factor 1 + {claims.JITTER:g}·z, log "
         f"scales, with a dotted diagonal. The {DEPTHS[0]}-layer nets sit on the diagonal (the "
         f"largest change is {change[0].max():.0e} of the loss); the {DEPTHS[1]}-layer nets "
-        f"scatter around it, changing by up to {change[1].max():.0%}. The test that deeper is "
-        f"worse {'holds in both runs' if all(verdicts) else 'does not hold in both runs'}."
+        f"scatter around it, the farthest moving by a factor of {factor[1].max():.1f}. The test "
+        f"that deeper is worse {'holds' if all(verdicts) else 'does not hold'} in both runs."
     )
     return pl.show(fig, alt)

@@ -195,16 +195,27 @@ def entries(experiment: str, *, folder: Path | None = None) -> list[dict[str, An
     return found
 
 
-def audit(log: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The log's breaches of its own rule, in words (an empty list when it keeps it).
+def audit(log: Sequence[Mapping[str, Any]], *, confirmations: int = 1) -> list[str]:
+    """The log's breaches of its own rules, in words (an empty list when it keeps them).
 
-    Every confirmation entry must run on seeds that no earlier entry ran on, exploration or
-    confirmation; and at most one design may be confirmed and adopted (running confirmations of
-    several designs and keeping the best would choose the design on the confirmation seeds).
+    - Every confirmation entry runs on seeds that no earlier entry ran on, exploration or
+      confirmation.
+    - The log holds exactly ``confirmations`` confirmation runs, whatever their status. Running
+      confirmations of several designs and keeping the best chooses the design on the
+      confirmation seeds, whether or not the others are later called "abandoned"; so a page
+      whose first confirmation failed must say so and pass the number of confirmations it
+      discloses, and a log with none has confirmed nothing.
+
+    Args:
+        log: the entries, oldest first (`entries`).
+        confirmations: how many confirmation runs the page that shows the log discloses.
+
+    Returns:
+        One sentence per breach.
     """
     problems = []
     seen: dict[int, str] = {}
-    adopted = []
+    confirmed = []
     for number, entry in enumerate(log, 1):
         if entry["purpose"] == "confirmation":
             reused = sorted(set(entry["seeds"]) & set(seen))
@@ -213,12 +224,14 @@ def audit(log: Sequence[Mapping[str, Any]]) -> list[str]:
                 problems.append(
                     f"entry {number} ({entry['design']}) confirms on seeds already used: {where}"
                 )
-            if entry["status"] == "adopted":
-                adopted.append(entry["design"])
+            confirmed.append(f"{entry['design']} ({entry['status']})")
         for seed in entry["seeds"]:
             seen.setdefault(seed, f"entry {number}, {entry['design']}")
-    if len(adopted) > 1:
-        problems.append(f"{len(adopted)} designs confirmed and adopted: {', '.join(adopted)}")
+    if len(confirmed) != confirmations:
+        runs = ", ".join(confirmed) if confirmed else "none"
+        problems.append(
+            f"{len(confirmed)} confirmation runs where the page discloses {confirmations}: {runs}"
+        )
     return problems
 
 
@@ -253,7 +266,7 @@ def _short(value: Any) -> str:
 
 
 def _seed_range(seeds: Sequence[int]) -> str:
-    """``0–11`` for a run of consecutive seeds, else the list."""
+    """``0–11 (12)`` for a run of consecutive seeds, else the list."""
     if seeds and list(seeds) == list(range(seeds[0], seeds[0] + len(seeds))) and len(seeds) > 2:
         return f"{seeds[0]}–{seeds[-1]} ({len(seeds)})"
     return ", ".join(map(str, seeds))
