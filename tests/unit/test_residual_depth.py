@@ -236,3 +236,16 @@ def test_a_stopped_run_resumes_from_its_store(tmp_path):
     np.testing.assert_array_equal(first.final_loss, again.final_loss)
     moved = res.run(SMALL, store=tmp_path, perturbation=cl.Perturbation(1))  # not the same runs
     assert not np.array_equal(first.final_loss, moved.final_loss)
+
+
+def test_the_log_s_name_does_not_depend_on_how_the_module_is_run():
+    # `python -m` runs the module as `__main__` (a worker process as `__mp_main__`): an entry
+    # named after `__name__` went to `__main__.jsonl` once. The name is fixed.
+    import runpy
+    import warnings
+
+    with warnings.catch_warnings():  # runpy warns that the module is already imported: it is
+        warnings.simplefilter("ignore", RuntimeWarning)
+        run = runpy.run_module(res.__name__, run_name="__mp_main__")
+    assert run["NAME"] == "residual_depth"
+    assert not (xlog.LOG_DIR / "__main__.jsonl").exists()
