@@ -69,8 +69,11 @@ from paperlens.experiments import residual_depth as exp
 setup, design = exp.PAGE, exp.DESIGN
 result = exp.run(setup)  # this build's run, on claims 1 and 2's seeds
 claims = exp.claims(result)
-entry, full = exp.recorded(exp.FULL)  # the full sweep, from the log
-full_claims = entry["outcome"]["claims"]
+try:
+    entry, full = exp.recorded(exp.FULL)  # the full sweep's confirmation, from the log
+    full_claims = entry["outcome"]["claims"]
+except LookupError:  # not run yet: sections 3 to 5 show the exploration, and decide nothing
+    entry, full, full_claims = None, exp.exploration(), []
 
 # %% tags=["hide-input"]
 eps = np.finfo(np.float64).eps
@@ -128,6 +131,14 @@ budget, each at that level (an intersection-union test, which needs no further c
 {setup.seeds[0]} to {setup.seeds[-1]}, by this page's own run; claims 3 to 6 on {n_full}
 others, {exp.FULL.seeds[0]} to {exp.FULL.seeds[-1]}, by the full sweep.
 
+**How many confirmations.** {len(exp.CONFIRMATIONS)} confirmation runs have been made, and
+the log (at the end of the page) holds each: """
+    + "; ".join(
+        f"design {c.design}, claims {c.claims}, seeds {c.seeds[0]} to {c.seeds[-1]}: {c.what}"
+        for c in exp.CONFIRMATIONS
+    )
+    + f""".
+
 **How many seeds.** The exploration's effects chose the design, so they are likely too
 optimistic. We cut each to half its size and resampled the exploration seeds to see how often
 each claim would then hold (`exp.power`): with {n_page} seeds, claims 1 and 2 hold in
@@ -138,9 +149,14 @@ each claim would then hold (`exp.power`): with {n_page} seeds, claims 1 and 2 ho
 ranked by their loss, and the test asks whether the ranks lean the predicted way more than
 chance would, if depth made no difference. Its effect size is each seed's slope of log-loss
 against log-depth (decades of loss per doubling of depth), summarised by its Hodges–Lehmann
-estimate and interval. Two arms' slopes are compared by a Mann–Whitney test, unpaired: why
-not paired is in section 5. [Checking a claim honestly](checking-claims.md) explains these
-tests."""
+estimate and interval. Two arms' slopes are compared seed by seed: seed $s$ starts both arms
+from the same draw, so the two arms' slopes are pairs, not independent samples, and a
+two-sample (Mann–Whitney) test, which assumes independent samples, does not apply. The
+one-sided Wilcoxon signed-rank test uses the differences of the pairs, independent across
+seeds. Its null hypothesis is that these differences are symmetric about 0, so a rejection
+says that their *pseudo-median* (the median of the averages of every two of them) is above 0;
+the effect size is its Hodges–Lehmann estimate with its exact interval.
+[Checking a claim honestly](checking-claims.md) explains these tests."""
 )
 
 # %% [markdown]
@@ -223,9 +239,28 @@ residual change does the work."""
 # %% [markdown]
 # ## 3. Tuned, and longer
 #
-# From here on the numbers come from the experiment log: the full sweep, too long to run while
-# the site is built, trained every arm at every rate on its own confirmation seeds, and was
-# recorded once with the command and commit that made it.
+# From here on the numbers come from the experiment log, not from this build: the full sweep
+# is too long to run while the site is built.
+
+# %% tags=["hide-input"]
+sweep = f"`{exp.COMMAND} full --record`"
+if entry is None:
+    source = f"the exploration seeds {full.setup.seeds[0]} to {full.setup.seeds[-1]}"
+    pending = (
+        f"**Claims 3 to 6 are not decided yet.** Their confirmation run ({sweep}, on seeds "
+        f"{exp.FULL.seeds[0]} to {exp.FULL.seeds[-1]}) has not been made."
+    )
+    Markdown(
+        f"""The full sweep's confirmation run, on its own seeds, has not been made yet. Until it
+is, sections 3 to 5 show the same sweep on {source}, on which the design was chosen: they
+describe what the design was built on, and decide nothing. {pending}"""
+    )
+else:
+    source = f"the full sweep's confirmation seeds {full.setup.seeds[0]} to {full.setup.seeds[-1]}"
+    Markdown(
+        f"""The full sweep trained every arm at every rate on {source}, and was recorded once,
+{entry["date"]}, by {sweep} ({entry["note"]})."""
+    )
 
 # %% tags=["hide-input"]
 fs = full.setup
@@ -256,7 +291,7 @@ axes[2].legend(frameon=False, fontsize="x-small")
 best_rate = np.array(fs.lrs)[np.median(flog[:, :, :, :, 0], axis=-1).argmin(axis=1)]  # (arm, depth)
 pl.show(
     fig,
-    f"Three panels from the full sweep's {len(fs.seeds)} seeds. Left and middle: median log₁₀ "
+    f"Three panels from the full sweep on {source}. Left and middle: median log₁₀ "
     f"training loss after {fs.budgets[0]} steps against the learning rate, "
     f"{fs.lrs[0]:g} to {fs.lrs[-1]:g}, one line per depth, plain and residual; the rate with "
     f"the lowest median falls from {best_rate[0, 0]:g} at {fs.depths[0]} layers to "
@@ -273,7 +308,7 @@ pl.show(
 )
 
 # %% tags=["hide-input"]
-plateau = np.array(entry["outcome"]["plateaued (arm, depth, budget)"])  # (arm, depth, budget)
+plateau = exp.plateaued(full)  # (arm, depth, budget): shares of the seeds
 falls = bool(np.all(best_rate[:, -1] < best_rate[:, 0]))
 deepest = np.median(best[0, -1], axis=0)  # (budget,): the deepest plain nets, best rate
 Markdown(
@@ -292,7 +327,7 @@ So the claims are about training loss *at these budgets*; a longer run could nar
 as He et al.'s conjecture of slow convergence allows.
 
 """
-    + exp.claims_markdown(full_claims[:2], numbers=(3, 4))
+    + (exp.claims_markdown(full_claims[:2], numbers=(3, 4)) if full_claims else pending)
 )
 
 # %% [markdown]
@@ -319,8 +354,8 @@ ax.legend(frameon=False, fontsize="small")
 pl.show(
     fig,
     f"Median log₁₀ training loss after {fs.budgets[0]} steps with each net's best rate against "
-    f"depth, for the four arms, from the full sweep. From {fs.depths[0]} to {fs.depths[-1]} "
-    "layers the medians go: "
+    f"depth, for the four arms, from the full sweep on {source}. From {fs.depths[0]} to "
+    f"{fs.depths[-1]} layers the medians go: "
     + "; ".join(
         f"{a.name} {np.median(best[i, 0, :, 0]):.1f} to {np.median(best[i, -1, :, 0]):.1f}"
         for i, a in enumerate(fs.arms)
@@ -347,8 +382,9 @@ def versus(a, b):
     return f"{how} plain nets (slopes {hl.estimate:+.2f} decades per doubling apart, {interval})"
 
 
-shifts = {
-    a: exp.hodges_lehmann_shift(tuned[a], tuned[plain_i], confidence=confidence) for a in (so, sc)
+shifts = {  # the slopes' differences from plain nets, paired by seed
+    a: pl.experiments.claims.hodges_lehmann(tuned[a] - tuned[plain_i], confidence=confidence)
+    for a in (so, sc)
 }
 so_median = np.median(best[so, :, :, 0], axis=-1)  # (depth,)
 plain_median = np.median(best[plain_i, :, :, 0], axis=-1)
@@ -377,7 +413,7 @@ keeps the signal's size (our $1/\\sqrt{{L}}$; in ResNet, batch normalisation pla
 Each half alone still degrades.
 
 """
-    + exp.claims_markdown(full_claims[2:], numbers=(5, 6))
+    + (exp.claims_markdown(full_claims[2:], numbers=(5, 6)) if full_claims else pending)
 )
 
 # %% [markdown]
@@ -385,7 +421,7 @@ Each half alone still degrades.
 #
 # Floating-point results differ between CPUs: the library under NumPy picks a matrix-product
 # kernel for each processor, and each rounds differently. To see what that does to these runs
-# without another machine, the full sweep trained the deepest nets once more with every
+# without another machine, the full sweep trains the deepest nets once more with every
 # starting weight multiplied by $1 + \varepsilon z$, $z \sim N(0, 1)$, where $\varepsilon$ is
 # `claims.JITTER` (`claims.perturb` does it).
 
@@ -412,14 +448,16 @@ correlation between their order in the two runs is {order[0]:.2f}. The residual 
 a factor of at most 1 + {10 ** moved[1].max() - 1:.1e} (rank correlation {order[1]:.2f}). So
 no claim here rests on one seed.
 
-It also says what pairing by seed could buy. Seed $s$ gives every arm and depth the same
-starting draw, but what that draw decides does not survive training in the deep plain nets.
-On the full sweep's seeds, the rank correlation between a seed's plain slope and its residual
-slope is {paired:.2f} ({"little" if abs(paired) < 0.3 else "some"} of what a seed's plain net does
-carries over to its residual one). The arms are compared unpaired (Mann–Whitney), which
-assumes nothing about what a shared seed shares; pairing could only have helped if that
-correlation were large.
-Page's test does rank the depths within each seed; that is valid whether or not the depths of
+It also says what pairing by seed buys. Seed $s$ gives every arm and depth the same starting
+draw, but what that draw decides does not survive training in the deep plain nets. On
+{source}, the rank correlation between a seed's plain slope and its residual slope, at the
+build's rate, is {paired:.2f} ({"little" if abs(paired) < 0.3 else "some"} of what a seed's
+plain net does carries over to its residual one). The arms are compared pair by pair all the
+same (the signed-rank test): a seed's two slopes come from one draw, so they are not the
+independent samples a two-sample test assumes, and the signed-rank test needs only the seeds
+to be independent of each other. Pairing is what makes the test valid here; how much power it
+adds depends on that correlation, and with one this small, little. Page's test ranks the
+depths within each seed for the same reason; it too is valid whether or not the depths of
 one seed are alike, and only its power depends on it."""
 )
 
@@ -436,31 +474,45 @@ assert all(c["holds"] for c in full_claims)
 Markdown(
     exp.claims_markdown(claims, numbers=(1, 2))
     + "\n\n"
-    + exp.claims_markdown(full_claims, numbers=(3, 4, 5, 6))
-    + f"\n\nClaims 1 and 2: this build. Claims 3 to 6: the log, recorded {entry['date']} by "
-    f"`{entry['command']}` ({entry['note']}; BLAS {entry['provenance']['blas']})."
+    + (
+        exp.claims_markdown(full_claims, numbers=(3, 4, 5, 6))
+        + f"\n\nClaims 1 and 2: this build. Claims 3 to 6: the log, recorded {entry['date']} "
+        f"by `{entry['command']}` ({entry['note']}; BLAS {entry['provenance']['blas']})."
+        if entry is not None
+        else f"Claims 1 and 2: this build. {pending}"
+    )
 )
 
 # %% [markdown]
 # ## Every design tried
 #
 # The experiment log, `src/paperlens/experiments/log/residual_depth.jsonl`, oldest first. Its
-# audit (`log.audit`) checks that every confirmation ran on seeds no earlier entry used.
+# audit (`log.audit`) checks that every confirmation ran on seeds no earlier entry used, and
+# that the log holds exactly the confirmation runs this page discloses (`exp.CONFIRMATIONS`).
 
 # %% tags=["hide-input"]
 entries = log.entries("residual_depth")
-assert log.audit(entries) == []
+assert log.audit(entries, confirmations=len(exp.CONFIRMATIONS)) == []
 Markdown(exp.designs_markdown(entries))
 
 # %% [markdown]
 # ## What this shows, and what it does not
-#
-# **Shows.** The shape of §1's claim, in miniature: without shortcuts, more layers end with a
-# higher *training* loss (so not overfitting), at the build's rate and with each net's best
-# rate of the grid, at budgets of up to four times the build's; with shortcuts and branches
-# scaled by $1/\sqrt{L}$ the loss rises less steeply with depth. Each half of that change
-# alone still degrades.
-#
+
+# %% tags=["hide-input"]
+Markdown(
+    """**Shows.** The shape of §1's claim, in miniature: without shortcuts, more layers end with
+a higher *training* loss (so not overfitting) at the build's rate and budget, and with
+shortcuts and branches scaled by $1/\\sqrt{L}$ the loss rises less steeply with depth."""
+    + (
+        """ With each net's best rate of the grid, and at budgets of up to four times the
+build's, both still hold, and each half of the residual change alone still degrades."""
+        if full_claims
+        else """ Whether that survives tuning and longer budgets, and which half of the
+residual change does the work, waits for the full sweep's confirmation (claims 3 to 6)."""
+    )
+)
+
+# %% [markdown]
 # **Does not show.** That this is ResNet's degradation at ImageNet scale, or why it happens.
 # He et al. argue it is not vanishing gradients (their plain nets had batch normalisation,
 # and their gradients "exhibit healthy norms", §4.1), and our plain nets' gradients do not

@@ -100,26 +100,21 @@ def test_page_s_trend_test_follows_the_ranks():
     assert claim.evidence == f"p = {p:.2g}"
 
 
-def test_the_mann_whitney_null_matches_scipy_s_exact_test():
-    assert res.mann_whitney_null(5, 7).sum() == pytest.approx(1.0)
+def test_steeper_pairs_the_slopes_by_seed():
     rng = np.random.default_rng(1)
-    for _ in range(5):
-        a, b = rng.normal(0.5, 1, 9), rng.normal(0, 1, 11)
-        claim = res.steeper(a, b, "a > b", alpha=0.01)
-        p = stats.mannwhitneyu(a, b, alternative="greater", method="exact").pvalue
-        assert claim.evidence == f"p = {p:.2g}"
-
-
-def test_the_shift_s_interval_agrees_with_the_test():
-    rng = np.random.default_rng(2)
-    for shift in (0.0, 0.5, 1.0, 2.0):
-        a, b = rng.normal(shift, 1, 12), rng.normal(0, 1, 12)
-        hl = res.hodges_lehmann_shift(a, b, confidence=0.98)
-        p = stats.mannwhitneyu(a, b, alternative="greater", method="exact").pvalue
-        assert (hl.low > 0) == (p <= 0.01)
-        assert hl.low <= hl.estimate <= hl.high
-    exact = res.hodges_lehmann_shift(np.arange(8.0) + 10, np.arange(8.0), confidence=0.98)
-    assert exact.estimate == 10.0 and exact.low < 10 < exact.high
+    shared = rng.normal(0, 3, 12)  # what a seed's two nets share, much larger than the effect
+    a, b = shared + 0.5 + 0.2 * rng.standard_normal(12), shared + 0.2 * rng.standard_normal(12)
+    claim = res.steeper(a, b, "a > b", alpha=0.01)
+    p = stats.wilcoxon(a, b, alternative="greater", method="exact").pvalue
+    assert claim.holds and claim.n == 12 and claim.evidence == f"p = {p:.2g}"
+    # Unpaired, the shared part would swamp the shift: a two-sample test sees no difference.
+    assert stats.mannwhitneyu(a, b, alternative="greater").pvalue > 0.1
+    # Its effect is the pseudo-median of the paired differences, with the interval's verdict.
+    hl = cl.hodges_lehmann(a - b, confidence=0.98)
+    assert claim.effect.startswith(f"slope steeper by {hl.estimate:.2f} (98.00% interval")
+    assert not res.steeper(b, a, "b > a", alpha=0.01).holds
+    with pytest.raises(ValueError, match="pair up"):
+        res.steeper(a, b[:11], "unpaired", alpha=0.01)
 
 
 def test_every_holds_only_if_each_part_does():
@@ -194,11 +189,21 @@ def test_power_is_one_for_an_effect_far_beyond_the_level(small_full):
 
 def test_the_log_keeps_its_rule_and_records_every_design():
     entries = xlog.entries("residual_depth")
-    assert xlog.audit(entries) == []
+    assert xlog.audit(entries, confirmations=len(res.CONFIRMATIONS)) == []
     designs = [e["design"] for e in entries]
     assert designs[:2] == ["v0-five-seeds", "v1-48-vs-8"]  # the designs before issue 20
     assert all(e["status"] == "abandoned" for e in entries[:2])
     assert all("residual" in e["command"] for e in entries)
+    assert all(e["experiment"] == "residual_depth" for e in entries)
+
+
+def test_the_page_discloses_every_confirmation_in_the_log():
+    entries = xlog.entries("residual_depth")
+    confirmations = [(e["design"], e["seeds"]) for e in entries if e["purpose"] == "confirmation"]
+    assert confirmations == [(c.design, list(c.seeds)) for c in res.CONFIRMATIONS]
+    # Only the current design's may be adopted: the earlier ones were replaced.
+    adopted = {e["design"] for e in entries if e["status"] == "adopted"}
+    assert adopted <= {res.DESIGN.name}
 
 
 def test_the_design_s_seeds_are_fresh_and_its_sample_size_is_the_log_s():
@@ -206,12 +211,15 @@ def test_the_design_s_seeds_are_fresh_and_its_sample_size_is_the_log_s():
     assert res.PAGE.seeds == d.page_seeds and res.FULL.seeds == d.full_seeds
     assert not set(d.page_seeds) & set(d.full_seeds)
     entries = xlog.entries("residual_depth")
-    first = [i for i, e in enumerate(entries) if e["purpose"] == "confirmation"]
+    first = [
+        i for i, e in enumerate(entries) if e["purpose"] == "confirmation" and e["design"] == d.name
+    ]
     before = entries[: first[0] if first else len(entries)]
     used = {s for e in before for s in e["seeds"]}
     assert not (set(d.page_seeds) | set(d.full_seeds)) & used
-    (power,) = [e for e in before if e["command"].endswith("power --record")]
-    shares = {int(k[4:]): v for k, v in power["outcome"].items() if k.startswith("n = ")}
+    power = [e for e in before if e["command"].endswith("power --record")]
+    assert power[-1]["design"] == d.name  # the sample size of this design's tests
+    shares = {int(k[4:]): v for k, v in power[-1]["outcome"].items() if k.startswith("n = ")}
     assert dict(d.power) == {n: tuple(shares[n]) for n, _ in d.power}
     # The smallest n at which each claim held in at least 80% of the resamples:
     for n, claims in [(len(d.page_seeds), slice(0, 2)), (len(d.full_seeds), slice(2, 6))]:
