@@ -1181,6 +1181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = f"{command} --lrs {' '.join(map(str, args.lrs))}"
     if not setup.seeds:
         raise SystemExit("DESIGN has no confirmation seeds yet: fix the design first")
+    commit = subprocess.run(  # the commit the run starts from, which fixed its design
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
     start = time.perf_counter()
     result = run(setup, jobs=args.jobs, store=args.store)
     seconds = time.perf_counter() - start
@@ -1188,9 +1191,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(*found, sep="\n")
     print(f"{len(found)} claims in {seconds:.0f} s on {args.jobs} processes")
     if args.record:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-        ).stdout.strip()
         if args.what == "explore":
             log.record(
                 NAME, design=DESIGN.name, purpose="exploration", status="explored",
