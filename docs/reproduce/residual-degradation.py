@@ -365,7 +365,7 @@ pl.show(
 
 # %% tags=["hide-input"]
 plain_i, so, sc = 0, fs.arms.index(exp.SHORTCUT_ONLY), fs.arms.index(exp.SCALE_ONLY)
-tuned = exp.slopes(np.moveaxis(best[..., 0], 1, -1), fs.depths)  # (arm, seed), best rate
+tuned = exp.slopes(10 ** np.moveaxis(best[..., 0], 1, -1), fs.depths)  # (arm, seed), best rate
 at_base = exp.slopes(
     np.moveaxis(full.final_loss[:, fs.lrs.index(fs.lr), :, :, 0], 1, -1), fs.depths
 )  # (arm, seed), the build's rate
