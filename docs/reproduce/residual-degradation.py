@@ -309,11 +309,15 @@ pl.show(
 
 # %% tags=["hide-input"]
 plateau = exp.plateaued(full)  # (arm, depth, budget): shares of the seeds
-falls = bool(np.all(best_rate[:, -1] < best_rate[:, 0]))
+falls = bool(np.all(best_rate[:2, -1] < best_rate[:2, 0]))  # plain and residual
 deepest = np.median(best[0, -1], axis=0)  # (budget,): the deepest plain nets, best rate
 Markdown(
-    f"""The best rate {"falls" if falls else "does not always fall"} with depth, as the sum of
-many layers' steps would suggest: a deep net needs smaller steps. Tuned, the plain nets still
+    f"""In both arms the best rate {"falls" if falls else "does not always fall"} from
+{fs.depths[0]} to {fs.depths[-1]} layers{
+        ", as the sum of many layers' steps suggests: a deep net needs smaller steps"
+        if falls
+        else ", though the sum of many layers' steps suggests that a deep net needs smaller ones"
+    }. Tuned, the plain nets still
 end higher the deeper they are, and at {fs.depths[-1]} layers their median loss is still
 falling from budget to budget: """
     + ", ".join(f"{10**m:.1e}" for m in deepest)
@@ -408,9 +412,11 @@ At the build's rate alone, the shortcut-only nets' median slope is
 against {np.median(tuned[plain_i]):.2f}. A comparison at one untuned rate can make an arm look
 worse, or better, than it is.
 
-So the residual nets' advantage here needs both halves: shortcuts, on branches whose scale
-keeps the signal's size (our $1/\\sqrt{{L}}$; in ResNet, batch normalisation plays that part).
-Each half alone still degrades.
+{"The" if full_claims else "On the exploration seeds, the"} residual nets' advantage needs both
+halves: shortcuts, on branches whose scale keeps the signal's size (our $1/\\sqrt{{L}}$; in
+ResNet, batch normalisation plays that part). Each half alone still degrades{
+        "" if full_claims else " there; claims 5 and 6 will say whether that holds on fresh seeds"
+    }.
 
 """
     + (exp.claims_markdown(full_claims[2:], numbers=(5, 6)) if full_claims else pending)
@@ -445,7 +451,11 @@ kernels.
 The plain {fs.depths[-1]}-layer nets are chaotic: the nudge moved their final loss by up to a
 factor {10 ** moved[0].max():.1f} (median {10 ** np.median(moved[0]):.2f}), and the rank
 correlation between their order in the two runs is {order[0]:.2f}. The residual ones moved by
-a factor of at most 1 + {10 ** moved[1].max() - 1:.1e} (rank correlation {order[1]:.2f}). So
+{
+        f"a factor of at most 1 + {10 ** moved[1].max() - 1:.1e}"
+        if moved[1].max() > 0
+        else "less than the log keeps (four decimals of the log₁₀ loss)"
+    } (rank correlation {order[1]:.2f}). So
 no claim here rests on one seed.
 
 It also says what pairing by seed buys. Seed $s$ gives every arm and depth the same starting
@@ -456,7 +466,9 @@ plain net does carries over to its residual one). The arms are compared pair by 
 same (the signed-rank test): a seed's two slopes come from one draw, so they are not the
 independent samples a two-sample test assumes, and the signed-rank test needs only the seeds
 to be independent of each other. Pairing is what makes the test valid here; how much power it
-adds depends on that correlation, and with one this small, little. Page's test ranks the
+adds depends on that correlation{
+        ", and with one this small, little" if abs(paired) < 0.3 else ""
+    }. Page's test ranks the
 depths within each seed for the same reason; it too is valid whether or not the depths of
 one seed are alike, and only its power depends on it."""
 )
