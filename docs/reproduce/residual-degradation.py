@@ -148,8 +148,10 @@ each claim would then hold (`exp.power`): with {n_page} seeds, claims 1 and 2 ho
 **Tests.** A trend across depths is decided by Page's L test: within each seed the depths are
 ranked by their loss, and the test asks whether the ranks lean the predicted way more than
 chance would, if depth made no difference. Its effect size is each seed's slope of log-loss
-against log-depth (decades of loss per doubling of depth), summarised by its Hodges–Lehmann
-estimate and interval. Two arms' slopes are compared seed by seed: seed $s$ starts both arms
+against log-depth (decades of loss per doubling of depth), summarised by the Hodges–Lehmann
+estimate of the slopes' pseudo-median, with an exact interval that assumes the slopes are
+symmetric about it. Page's test decides the claim; the slope only says how large the trend
+is. Two arms' slopes are compared seed by seed: seed $s$ starts both arms
 from the same draw, so the two arms' slopes are pairs, not independent samples, and a
 two-sample (Mann–Whitney) test, which assumes independent samples, does not apply. The
 one-sided Wilcoxon signed-rank test uses the differences of the pairs, independent across
