@@ -265,11 +265,10 @@ def test_a_stopped_run_resumes_from_its_store(tmp_path):
 def test_the_log_s_name_does_not_depend_on_how_the_module_is_run():
     # `python -m` runs the module as `__main__` (a worker process as `__mp_main__`): an entry
     # named after `__name__` went to `__main__.jsonl` once. The name is fixed.
-    import runpy
-    import warnings
+    from pathlib import Path
 
-    with warnings.catch_warnings():  # runpy warns that the module is already imported: it is
-        warnings.simplefilter("ignore", RuntimeWarning)
-        run = runpy.run_module(res.__name__, run_name="__mp_main__")
+    source = Path(res.__file__).read_text(encoding="utf-8")
+    run: dict[str, object] = {"__name__": "__mp_main__"}
+    exec(compile(source, res.__file__, "exec"), run)  # the module as a worker process runs it
     assert run["NAME"] == "residual_depth"
     assert not (xlog.LOG_DIR / "__main__.jsonl").exists()
