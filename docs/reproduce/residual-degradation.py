@@ -491,7 +491,8 @@ Markdown(
     + (
         exp.claims_markdown(full_claims, numbers=(3, 4, 5, 6))
         + f"\n\nClaims 1 and 2: this build. Claims 3 to 6: the log, recorded {entry['date']} "
-        f"by `{entry['command']}` ({entry['note']}; BLAS {entry['provenance']['blas']})."
+        f"by `{entry['command']}` ({entry['note'].rstrip('.')}; "
+        f"BLAS {entry['provenance']['blas']})."
         if entry is not None
         else f"Claims 1 and 2: this build. {pending}"
     )

@@ -811,9 +811,10 @@ Its base rate and budget are the build's.
 
 Its confirmation (``python -m paperlens.experiments.residual_depth full --record``, about
 25 minutes of CPU, some 9 s per training of 18 nets) has not been completed: it was started
-twice, for v3 after b14fbd7 and for v4 after 1ffd850 (the same trainings: v4 changed only a
-test), and stopped both times with 67 of its 160 trainings kept in the run's store, from
-which nothing was computed. Its entry's note should say so when it is finished."""
+for v3 after b14fbd7, and for v4 after 1ffd850 and again after 877b347 (the same trainings:
+v4 changed only a test), and stopped each time, unfinished, on a machine shared by many; 83
+of its 160 trainings are kept in the run's store (``.cache/residual_depth``), from which
+nothing was computed. Its entry's note should say so when it is finished."""
 
 
 # ---------------------------------------------------------------------------------------------
