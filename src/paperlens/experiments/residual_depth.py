@@ -409,6 +409,7 @@ CONFIRMATIONS = (
         "claims 1 and 2 on fresh seeds",
     ),
     Confirmation("v4", "1 and 2", DESIGN.page_seeds, "the run this page repeats as it is built"),
+    Confirmation("v4", "3 to 6", DESIGN.full_seeds, "the full sweep, whose numbers the page reads"),
 )  # fmt: skip
 """Every confirmation run the log holds, oldest first: the page lists them, and `log.audit` is
 told their number (running confirmations until one passes would choose the design on the
@@ -810,11 +811,11 @@ FULL = Setup(
 Its base rate and budget are the build's.
 
 Its confirmation (``python -m paperlens.experiments.residual_depth full --record``, about
-25 minutes of CPU, some 9 s per training of 18 nets) has not been completed: it was started
-for v3 after b14fbd7, and for v4 after 1ffd850 and again after 877b347 (the same trainings:
-v4 changed only a test), and stopped each time, unfinished, on a machine shared by many; 83
-of its 160 trainings are kept in the run's store (``.cache/residual_depth``), from which
-nothing was computed. Its entry's note should say so when it is finished."""
+25 minutes of CPU, some 9 s per training of 18 nets) was started for v3 after b14fbd7, and
+for v4 after 1ffd850 and after 877b347 (the same trainings: v4 changed only a test), and
+stopped each time unfinished, with 83 of its 160 trainings kept in the run's store and
+nothing computed from them; a fourth start resumed from that store and finished (its log
+entry says so)."""
 
 
 # ---------------------------------------------------------------------------------------------
