@@ -258,7 +258,7 @@ is, sections 3 to 5 show the same sweep on {source}, on which the design was cho
 describe what the design was built on, and decide nothing. {pending}"""
     )
 else:
-    source = f"the full sweep's confirmation seeds {full.setup.seeds[0]} to {full.setup.seeds[-1]}"
+    source = f"the confirmation seeds {full.setup.seeds[0]} to {full.setup.seeds[-1]}"
     Markdown(
         f"""The full sweep trained every arm at every rate on {source}, and was recorded once,
 {entry["date"]}, by {sweep} ({entry["note"]})."""
@@ -456,7 +456,7 @@ correlation between their order in the two runs is {order[0]:.2f}. The residual 
 {
         f"a factor of at most 1 + {10 ** moved[1].max() - 1:.1e}"
         if moved[1].max() > 0
-        else "less than the log keeps (four decimals of the log₁₀ loss)"
+        else "less than the log keeps, four decimals of the log₁₀ loss"
     } (rank correlation {order[1]:.2f}). So
 no claim here rests on one seed.
 
