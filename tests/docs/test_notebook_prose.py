@@ -4,7 +4,8 @@ The Reproduce notebooks state their setup and results in Markdown *outputs*, for
 experiment's setup and result (``Markdown(f"...")`` and ``pl.show(fig, alt)``), so a number in
 prose cannot drift from the run. This checks their hand-written Markdown cells: outside math,
 the only numbers allowed are citations (a year, a section, a footnote, an equation) and heading
-numbers. Inside math, no symbol may be set to a typed value (``$d_k = 256$``).
+numbers. Inside math, no symbol may be set to a typed value (``$d_k = 256$``). A quotation set as
+a Markdown blockquote (lines starting ``>``) is the paper's text, copied exactly, numbers and all.
 """
 
 import re
@@ -28,11 +29,13 @@ CITATION = re.compile(
 )
 FORMULA = re.compile(r"\d+/√\w+|√\d+")  # 1/√d_k, √10: symbols in Unicode, not results
 NUMBER = re.compile(r"(?<![\w.])(?<![A-Za-z]-)\d+(?:[.,]\d+)*(?:st|nd|rd|th)?\b")  # not GPT-2
+QUOTE = re.compile(r"^\s*>.*$", re.MULTILINE)  # a blockquote line: a paper's words, verbatim
 TYPED_VALUE = re.compile(r"=\s*-?\d+(?:\.\d+)?\s*(?:\$|,|;|\)|\\q?quad)")  # $d_k = 256$
 
 
 def typed_numbers(markdown: str) -> list[str]:
     """The numbers a Markdown cell types by hand, math and citations aside."""
+    markdown = QUOTE.sub(" ", markdown)
     found = [f"math sets a value: {m}" for m in MATH.findall(markdown) if TYPED_VALUE.search(m)]
     text = MATH.sub(" ", markdown)
     text = LINK_TARGET.sub("]", CODE.sub(" ", text))
@@ -46,6 +49,7 @@ def test_the_rule_catches_a_typed_result_and_allows_citations():
     assert typed_numbers("## 2. Training\nHe et al. (2015), §3.2.1 and footnote 4") == []
     assert typed_numbers("variance $d_k$ and weights $N(0, 1)$, see `pl.softmax(x, 2)`") == []
     assert typed_numbers("Attention's 1/√d_k, as GPT-2 does, $c = 1/\\sqrt{d_k}$") == []
+    assert typed_numbers('> "as reported in [11, 42] and (3×)"\nwe found 0.5') == ["0.5"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])

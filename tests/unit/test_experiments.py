@@ -20,7 +20,6 @@ import paperlens as pl
 from paperlens.experiments import attention_scaling as att
 from paperlens.experiments import claims as cl
 from paperlens.experiments import log as xlog
-from paperlens.experiments import residual_depth as res
 from paperlens.experiments.attention_training import Hyper, _loss_and_grads, train
 
 EXPERIMENTS = ["attention_scaling", "residual_depth"]
@@ -54,10 +53,6 @@ def test_every_claim_holds_with_the_starting_values_changed_in_the_last_bits(
 
 
 # Small setups: the same code paths in a fraction of a second.
-SMALL_RES = res.Setup(
-    n=32, seeds=tuple(range(8)), grad_depth=4, grad_width=8, depths=(2, 6), steps=20, tail=5,
-    shallow=2, deep=6,
-)  # fmt: skip
 SMALL_ATT = att.Setup(
     cross_d_ks=(5, 6, 7, 8, 16, 20, 24), cross_trials=2000, wide_d_ks=(1, 64), wide_trials=50,
     init_seed=11, trainings=(("mse", 4), ("mse", 64), ("ce", 64)), steps=5,
@@ -65,27 +60,6 @@ SMALL_ATT = att.Setup(
     seeds=tuple(range(8)), exact_seeds=2,
 )  # fmt: skip
 """The page's code paths in a second: few draws, five steps, a grid whose middle always wins."""
-
-
-def test_a_perturbation_reaches_the_training_and_moves_it_only_slightly():
-    plain = res.run(SMALL_RES)
-    moved = res.run(SMALL_RES, perturbation=cl.Perturbation(1))
-    assert not np.array_equal(plain.final_loss, moved.final_loss)
-    np.testing.assert_allclose(plain.final_loss, moved.final_loss, rtol=1e-6)
-    assert not np.array_equal(plain.final_loss[:, -1], plain.rerun_loss)
-
-
-def test_the_residual_claims_fail_when_the_arms_are_swapped():
-    result = res.run(SMALL_RES)
-    swapped = result._replace(
-        grad_norms=result.grad_norms[::-1],
-        final_loss=result.final_loss[::-1],
-        rerun_loss=result.rerun_loss[::-1],
-    )
-    held = [c.holds for c in res.claims(result)]
-    swapped_held = [c.holds for c in res.claims(swapped)]
-    # Whatever the small run shows, swapping plain and residual cannot keep a one-sided claim.
-    assert not any(a and b for a, b in zip(held, swapped_held, strict=True))
 
 
 def test_attention_claims_are_computed_from_the_run_they_describe():

@@ -1,0 +1,274 @@
+"""The ResNet experiment: its arms, its tests and claims, its log and its design.
+
+The page's claims under last-bit perturbations are checked with the other experiments' in
+``test_experiments.py``; these are the pieces, on setups small enough to run in seconds.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from paperlens.experiments import claims as cl
+from paperlens.experiments import log as xlog
+from paperlens.experiments import residual_depth as res
+
+SMALL = res.Setup(
+    seeds=tuple(range(6)), n=32, depths=(2, 4, 6), budgets=(20,), tail=5, grad_depth=4,
+    grad_width=8,
+)  # fmt: skip
+"""Two arms, one rate, one budget: the build's code paths in a second."""
+SMALL_FULL = SMALL._replace(
+    arms=(res.PLAIN, res.RESIDUAL, res.SHORTCUT_ONLY, res.SCALE_ONLY),
+    lrs=(0.001, 0.002, 0.004), budgets=(20, 40), rerun=True,
+)  # fmt: skip
+"""Every arm, several rates and budgets, and the rerun."""
+
+
+@pytest.fixture(scope="module")
+def small_full():
+    return res.run(SMALL_FULL)
+
+
+def test_the_controls_start_from_the_main_arms_weights():
+    nets = {
+        arm.name: res.init_nets([3, 4], 8, 16, 6, scaled=arm.scaled)
+        for arm in (res.PLAIN, res.RESIDUAL, res.SHORTCUT_ONLY, res.SCALE_ONLY)
+    }
+    for a, b in [("plain", "shortcuts, no 1/√L"), ("residual", "1/√L, no shortcuts")]:
+        assert all(np.array_equal(x, y) for x, y in zip(nets[a], nets[b], strict=True))
+    # The residual nets' hidden weights are the plain nets' times 1/sqrt(L); nothing else differs.
+    plain, residual = nets["plain"], nets["residual"]
+    np.testing.assert_allclose(residual.W, plain.W / math.sqrt(6), rtol=1e-15)
+    assert np.array_equal(residual.W_in, plain.W_in) and np.array_equal(residual.W_out, plain.W_out)
+
+
+def test_a_shorter_budget_is_the_beginning_of_a_longer_run():
+    X, y = res.regression_task(32, 8, rng=np.random.default_rng(0))
+    kw = dict(depth=3, arm=res.RESIDUAL, width=8, seeds=[0, 1], lr=0.01)
+    np.testing.assert_array_equal(
+        res.train(X, y, steps=40, **kw), res.train(X, y, steps=80, **kw)[:, :41]
+    )
+
+
+def test_run_reads_every_budget_from_one_run_and_keeps_the_base_rate_s_curves(small_full):
+    s = small_full.setup
+    assert small_full.final_loss.shape == (4, 3, 3, 6, 2)
+    assert small_full.curves.shape == (4, 3, 6, 41)
+    base = s.lrs.index(s.lr)
+    np.testing.assert_array_equal(
+        small_full.final_loss[:, base, :, :, 1], res.final_loss(small_full.curves, 40, s.tail)
+    )
+    np.testing.assert_array_equal(
+        small_full.half_loss[:, base, :, :, 0], res.final_loss(small_full.curves, 10, s.tail)
+    )
+    assert small_full.rerun_loss.shape == (2, 6)
+    assert not np.array_equal(small_full.rerun_loss[0], small_full.final_loss[0, base, -1, :, 0])
+
+
+def test_final_loss_is_the_geometric_mean_of_the_last_steps():
+    curve = np.array([[9.0, 1.0, 4.0, 16.0]])
+    assert res.final_loss(curve, 3, 2)[0] == pytest.approx(8.0)  # sqrt(4 * 16)
+    assert res.final_loss(curve, 2, 2)[0] == pytest.approx(2.0)  # sqrt(1 * 4)
+
+
+def test_a_perturbation_reaches_the_training_and_moves_it_only_slightly():
+    plain = res.run(SMALL)
+    moved = res.run(SMALL, perturbation=cl.Perturbation(1))
+    assert not np.array_equal(plain.final_loss, moved.final_loss)
+    np.testing.assert_allclose(plain.final_loss, moved.final_loss, rtol=1e-6)
+
+
+def test_train_depths_is_train_at_each_depth():
+    X, y = res.regression_task(32, 4, rng=np.random.default_rng(0))
+    kw = dict(width=8, seeds=[0, 1], steps=10, lr=0.01)
+    curves = res.train_depths(X, y, depths=[2, 3], residual=True, **kw)
+    np.testing.assert_array_equal(curves[1], res.train(X, y, depth=3, arm=res.RESIDUAL, **kw))
+
+
+def test_page_s_trend_test_follows_the_ranks():
+    rng = np.random.default_rng(0)
+    depths = (4, 8, 16, 32)
+    rising = 10.0 ** (np.log2(depths) + 0.3 * rng.standard_normal((12, 4)))  # (seeds, depths)
+    assert res.rises_with_depth(rising, depths, "rises", alpha=0.01).holds
+    assert not res.rises_with_depth(rising[:, ::-1], depths, "falls", alpha=0.01).holds
+    flat = 10.0 ** rng.standard_normal((12, 4))
+    claim = res.rises_with_depth(flat, depths, "flat", alpha=0.01)
+    assert not claim.holds
+    p = stats.page_trend_test(np.log10(flat), method="exact").pvalue
+    assert claim.evidence == f"p = {p:.2g}"
+
+
+def test_steeper_pairs_the_slopes_by_seed():
+    rng = np.random.default_rng(1)
+    shared = rng.normal(0, 3, 12)  # what a seed's two nets share, much larger than the effect
+    a, b = shared + 0.5 + 0.2 * rng.standard_normal(12), shared + 0.2 * rng.standard_normal(12)
+    claim = res.steeper(a, b, "a > b", alpha=0.01)
+    p = stats.wilcoxon(a, b, alternative="greater", method="exact").pvalue
+    assert claim.holds and claim.n == 12 and claim.evidence == f"p = {p:.2g}"
+    # Unpaired, the shared part would swamp the shift: a two-sample test sees no difference.
+    assert stats.mannwhitneyu(a, b, alternative="greater").pvalue > 0.1
+    # Its effect is the pseudo-median of the paired differences, with the interval's verdict.
+    hl = cl.hodges_lehmann(a - b, confidence=0.98)
+    assert claim.effect.startswith(f"slope steeper by {hl.estimate:.2f} (98.00% interval")
+    assert not res.steeper(b, a, "b > a", alpha=0.01).holds
+    with pytest.raises(ValueError, match="pair up"):
+        res.steeper(a, b[:11], "unpaired", alpha=0.01)
+
+
+def test_every_holds_only_if_each_part_does():
+    yes = cl.Claim("a", "t", 5, "p = 0.001", True)
+    no = cl.Claim("b", "t", 5, "p = 0.5", False)
+    assert res.every([yes, yes], ["x", "y"], "both").holds
+    assert not res.every([yes, no], ["x", "y"], "both").holds
+    assert res.every([yes, no], ["x", "y"], "both").evidence == "x: p = 0.001; y: p = 0.5"
+
+
+def test_the_build_decides_claims_1_and_2_and_the_full_sweep_3_to_6(small_full):
+    page = res.claims(res.run(SMALL))
+    full = res.claims(small_full)
+    assert [c.statement.split(":")[0] for c in page] == ["degradation", "shortcuts shrink it"]
+    assert len(full) == 4 and full[0].statement.startswith("degradation survives tuning")
+    # The build's part of a full sweep (base rate, first budget) decides claims 1 and 2 there.
+    again = res.claims(res.as_page(small_full))
+    assert [c.statement for c in again] == [c.statement for c in page]
+
+
+def test_the_claims_fail_when_the_arms_or_the_depths_are_swapped(small_full):
+    # Whatever a small run shows, swapping plain and residual, or reversing the depths, cannot
+    # keep a one-sided claim.
+    page = res.as_page(small_full)
+    swapped = page._replace(final_loss=page.final_loss[::-1])
+    reversed_depths = page._replace(final_loss=page.final_loss[:, :, ::-1])
+    held = [c.holds for c in res.claims(page)]
+    assert not (held[1] and res.claims(swapped)[1].holds)
+    assert not (held[0] and res.claims(reversed_depths)[0].holds)
+    tuned = [c.holds for c in res.claims(small_full)]
+    tuned_swapped = [
+        c.holds
+        for c in res.claims(small_full._replace(final_loss=small_full.final_loss[[1, 0, 2, 3]]))
+    ]
+    assert not (tuned[1] and tuned_swapped[1])  # claim 4: plain steeper than residual
+
+
+def test_claims_become_a_list_and_designs_a_table():
+    claim = cl.Claim("a | b", "t", 5, "p = 0.001", True, "shift 1")
+    text = res.claims_markdown([claim, claim._replace(holds=False)._asdict()], numbers=(3, 4))
+    lines = text.splitlines()
+    assert lines[0] == "- **Claim 3** holds: a | b." and lines[4].startswith(
+        "- **Claim 4** **FAILS**"
+    )
+    assert lines[1:4] == [
+        "    - Test: t; n = 5.",
+        "    - Evidence: p = 0.001.",
+        "    - Effect size: shift 1.",
+    ]
+    entries = xlog.entries("residual_depth")
+    assert len(res.designs_markdown(entries).splitlines()) == len(entries) + 2
+
+
+def test_the_plateau_criterion_is_a_factor_two_over_the_second_half(small_full):
+    half = small_full.half_loss.copy()
+    half[..., 0] = 3 * small_full.final_loss[..., 0]  # fell by a factor 3: not plateaued
+    half[..., 1] = 1.5 * small_full.final_loss[..., 1]  # by 1.5: plateaued
+    shares = res.plateaued(small_full._replace(half_loss=half))  # (arms, depths, budgets)
+    assert np.all(shares[..., 0] == 0) and np.all(shares[..., 1] == 1)
+
+
+def test_power_is_one_for_an_effect_far_beyond_the_level(small_full):
+    x = np.log2(np.array(SMALL_FULL.depths, dtype=float))  # (depths,)
+    loss = small_full.final_loss.copy()
+    loss[0] = 10.0 ** (
+        5 * x[None, :, None, None] + 0.01 * np.random.default_rng(3).standard_normal(loss[0].shape)
+    )
+    table = res.power(small_full._replace(final_loss=loss), [12], draws=20)
+    assert table.shape == (1, 6)
+    assert table[0, 0] == 1.0  # the plain trend, even halved, holds in every resample
+
+
+def test_the_log_keeps_its_rule_and_records_every_design():
+    entries = xlog.entries("residual_depth")
+    assert xlog.audit(entries, confirmations=len({c.design for c in res.CONFIRMATIONS})) == []
+    designs = [e["design"] for e in entries]
+    assert designs[:2] == ["v0-five-seeds", "v1-48-vs-8"]  # the designs before issue 20
+    assert all(e["status"] == "abandoned" for e in entries[:2])
+    assert all("residual" in e["command"] for e in entries)
+    assert all(e["experiment"] == "residual_depth" for e in entries)
+
+
+def test_the_page_discloses_every_confirmation_in_the_log():
+    entries = xlog.entries("residual_depth")
+    confirmations = [(e["design"], e["seeds"]) for e in entries if e["purpose"] == "confirmation"]
+    assert confirmations == [(c.design, list(c.seeds)) for c in res.CONFIRMATIONS]
+    # Only the current design's may be adopted: the earlier ones were replaced.
+    adopted = {e["design"] for e in entries if e["status"] == "adopted"}
+    assert adopted <= {res.DESIGN.name}
+
+
+def test_the_design_s_seeds_are_fresh_and_its_sample_size_is_the_log_s():
+    d = res.DESIGN
+    assert res.PAGE.seeds == d.page_seeds and res.FULL.seeds == d.full_seeds
+    assert not set(d.page_seeds) & set(d.full_seeds)
+    entries = xlog.entries("residual_depth")
+    first = [
+        i for i, e in enumerate(entries) if e["purpose"] == "confirmation" and e["design"] == d.name
+    ]
+    before = entries[: first[0] if first else len(entries)]
+    used = {s for e in before for s in e["seeds"]}
+    assert not (set(d.page_seeds) | set(d.full_seeds)) & used
+    power = [e for e in before if e["command"].endswith("power --record")]
+    assert power[-1]["design"] == d.name  # the sample size of this design's tests
+    shares = {int(k[4:]): v for k, v in power[-1]["outcome"].items() if k.startswith("n = ")}
+    assert dict(d.power) == {n: tuple(shares[n]) for n, _ in d.power}
+    # The smallest n at which each claim held in at least 80% of the resamples:
+    for n, claims in [(len(d.page_seeds), slice(0, 2)), (len(d.full_seeds), slice(2, 6))]:
+        assert min(shares[n][claims]) >= 0.8
+        assert all(min(v[claims]) < 0.8 for m, v in shares.items() if m < n)
+
+
+def test_a_recorded_run_is_read_back(monkeypatch, tmp_path, small_full):
+    monkeypatch.setattr(xlog, "LOG_DIR", tmp_path)  # a log of its own
+    with pytest.raises(LookupError, match="no confirmation run"):
+        res.recorded(SMALL_FULL)
+    entry = res.record(small_full, command="test")
+    found, back = res.recorded(SMALL_FULL)
+    assert found == entry and entry["design"] == res.DESIGN.name
+    assert back.setup == SMALL_FULL and back.final_loss.shape == small_full.final_loss.shape
+    np.testing.assert_allclose(
+        np.log10(back.final_loss), np.log10(small_full.final_loss), rtol=0, atol=5e-5
+    )  # the log keeps log10 losses to 4 decimals
+
+
+def test_the_full_sweep_s_confirmation_is_read_back_as_recorded():
+    try:
+        entry, full = res.recorded(res.FULL)
+    except LookupError:
+        pytest.skip("the full sweep's confirmation is not in the log yet (`... full --record`)")
+    assert entry["purpose"] == "confirmation" and entry["design"] == res.DESIGN.name
+    assert full.setup == res.FULL
+    assert full.final_loss.shape == (4, len(res.LRS), len(res.DEPTHS), len(res.FULL.seeds), 3)
+    assert [c["holds"] for c in entry["outcome"]["claims"]] == [c.holds for c in res.claims(full)]
+
+
+def test_a_stopped_run_resumes_from_its_store(tmp_path):
+    first = res.run(SMALL, store=tmp_path)
+    kept = sorted(tmp_path.glob("*.npy"))
+    assert len(kept) == len(SMALL.arms) * len(SMALL.depths)
+    kept[0].unlink()  # as if the run had stopped before its first training
+    again = res.run(SMALL, store=tmp_path)
+    np.testing.assert_array_equal(first.final_loss, again.final_loss)
+    moved = res.run(SMALL, store=tmp_path, perturbation=cl.Perturbation(1))  # not the same runs
+    assert not np.array_equal(first.final_loss, moved.final_loss)
+
+
+def test_the_log_s_name_does_not_depend_on_how_the_module_is_run():
+    # `python -m` runs the module as `__main__` (a worker process as `__mp_main__`): an entry
+    # named after `__name__` went to `__main__.jsonl` once. The name is fixed.
+    from pathlib import Path
+
+    source = Path(res.__file__).read_text(encoding="utf-8")
+    run: dict[str, object] = {"__name__": "__mp_main__"}
+    exec(compile(source, res.__file__, "exec"), run)  # the module as a worker process runs it
+    assert run["NAME"] == "residual_depth"
+    assert not (xlog.LOG_DIR / "__main__.jsonl").exists()
