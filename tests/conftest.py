@@ -188,9 +188,8 @@ def make_scratch(folder: Path) -> Path:
     shutil.copytree(ROOT / "docs", folder / "docs")
     shutil.copytree(ROOT / "includes", folder / "includes")
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    # The hooks, and the folders `serve` watches besides the pages.
+    # The folders `serve` watches besides the pages.
     for relative in (
-        "tools/mkdocs_hooks.py",
         "src/paperlens",
         "figures",
         "tools/sitekit",
@@ -202,6 +201,7 @@ def make_scratch(folder: Path) -> Path:
     for old, new in (
         ("custom_dir: overrides", f"custom_dir: {ROOT / 'overrides'}"),
         ("paths: [src]", f"paths: [{ROOT / 'src'}]"),
+        ("figures: figures", f"figures: {ROOT / 'figures'}"),
     ):
         assert old in text, f"mkdocs.yml no longer has {old!r}: update scratch_config"
         text = text.replace(old, new)

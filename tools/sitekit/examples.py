@@ -3,7 +3,7 @@
 The tests (``conftest.py``) and the build take the same Sybil from here: the same parsers,
 the same print options around each page, the same skip rules and output checking. So a page
 whose examples fail cannot be built by ``make site``, and ``make serve`` shows the failure in
-the page (see ``tools/mkdocs_hooks.py``).
+the page (see ``sitekit.plugin``).
 
 Each page is run in a fresh namespace, in a small pool of worker processes that stays warm
 between the rebuilds of ``make serve`` (no interpreter start, no NumPy import per edit). An
@@ -211,7 +211,8 @@ def collected(path: Path) -> int:
 @functools.cache
 def versions() -> dict[str, str]:
     """The versions of the distributions a page's examples run with, and Python's (read once
-    per build: the build reloads this module, and reading metadata is slow)."""
+    per process: reading metadata is slow, and a running server's workers keep the versions
+    they imported)."""
     found = {"python": ".".join(map(str, sys.version_info[:3]))}
     for name in DISTRIBUTIONS:
         try:

@@ -59,8 +59,9 @@ def is_explorable(figure: figures.Figure) -> bool:
     return any(isinstance(n, ast.FunctionDef) and n.name == "make_frame" for n in tree.body)
 
 
-def discover() -> list[figures.Figure]:
-    return [f for f in figures.discover() if is_explorable(f)]
+def discover(folder: Path = figures.FIGURES_DIR) -> list[figures.Figure]:
+    """Every explorable figure script in ``folder``."""
+    return [f for f in figures.discover(folder) if is_explorable(f)]
 
 
 def frames_folder(figure: figures.Figure) -> str:

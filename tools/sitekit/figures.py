@@ -92,6 +92,7 @@ class Rendered:
 @dataclass(frozen=True)
 class Figure:
     script: Path  # absolute path of the script
+    folder: Path = FIGURES_DIR  # the folder of all figure scripts (the plugin's `figures`)
 
     @property
     def name(self) -> str:
@@ -102,9 +103,9 @@ class Figure:
 
     @property
     def site_path(self) -> str:
-        if not self.script.is_relative_to(FIGURES_DIR):
+        if not self.script.is_relative_to(self.folder):
             return f"figures/{self.script.stem}.svg"
-        return "figures/" + self.script.relative_to(FIGURES_DIR).with_suffix(".svg").as_posix()
+        return "figures/" + self.script.relative_to(self.folder).with_suffix(".svg").as_posix()
 
     def helper_paths(self) -> list[Path]:
         """The section's shared helpers, ``figures/<section>/_*.py``."""
@@ -125,14 +126,16 @@ class Figure:
         return []
 
 
-def discover() -> list[Figure]:
-    """Every figure script, sorted; files and folders starting with ``_`` are helpers."""
+def discover(folder: Path = FIGURES_DIR) -> list[Figure]:
+    """Every figure script in ``folder``, sorted; files and folders starting with ``_`` are
+    helpers."""
+    folder = folder.resolve()
     scripts = [
         p
-        for p in FIGURES_DIR.rglob("*.py")
-        if not any(part.startswith("_") for part in p.relative_to(FIGURES_DIR).parts)
+        for p in folder.rglob("*.py")
+        if not any(part.startswith("_") for part in p.relative_to(folder).parts)
     ]
-    return [Figure(p) for p in sorted(scripts)]
+    return [Figure(p, folder) for p in sorted(scripts)]
 
 
 def _module_file(name: str, package_dir: Path) -> Path | None:
@@ -212,6 +215,15 @@ def hash_sitekit(sources: list[Path], package_dir: Path | None = None) -> str:
 FRONT_MATTER = "#front-matter"
 
 
+def hash_paths(files: list[Path], root: Path) -> str:
+    """A hash of ``files`` (their paths relative to ``root``, and their bytes)."""
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def hash_files(patterns: list[str] | tuple[str, ...]) -> str:
     digest = hashlib.sha256()
     for pattern in patterns:
@@ -230,6 +242,11 @@ def hash_files(patterns: list[str] | tuple[str, ...]) -> str:
 _FRONT = re.compile(rb"^-{3}[ \t]*\n.*?\n(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 
 
+def library_key() -> str:
+    """A hash of the library's source, ``src/paperlens``."""
+    return hash_files(SHARED_INPUTS)
+
+
 def shared_key() -> str:
     """The part of every figure's key that no script chooses: the library and the renderer."""
     return hash_files(SHARED_INPUTS) + hash_sitekit([RENDERER])
@@ -237,7 +254,7 @@ def shared_key() -> str:
 
 @functools.cache
 def _version(distribution: str) -> str:
-    """An installed version, read once per build (this module is reloaded for each)."""
+    """An installed version, read once per process."""
     return metadata.version(distribution)
 
 
@@ -325,6 +342,24 @@ def render_all(
             },
         )
     return rendered, len(stale)
+
+
+def render_each(found: list[Figure]) -> tuple[dict[str, Rendered], int]:
+    """Every figure of ``found`` rendered on its own, so that a script that raises does not
+    stop the others: its figure is a placeholder showing the error (`make serve`)."""
+    from sitekit.figure_placeholder import placeholder
+
+    out: dict[str, Rendered] = {}
+    rendered = 0
+    for figure in found:
+        try:
+            one, count = render_all([figure])
+        except FigureError as err:
+            out[figure.site_path] = placeholder(figure, str(err))
+            continue
+        out.update(one)
+        rendered += count
+    return out, rendered
 
 
 _VARIANTS = [(s, lay) for s in figstyle.STYLES for lay in figstyle.LAYOUTS]

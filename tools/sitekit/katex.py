@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from sitekit.page_model import MATH_DISPLAY, MATH_INLINE
 from sitekit.paths import ROOT, cache_root
@@ -164,3 +165,17 @@ def plain_text(text: str) -> str:
         return " ".join(tex.split())
 
     return _TEXT_MATH.sub(spell, text)
+
+
+def plain_titles(page: Any) -> None:
+    """Math in a page's headings, spelled in Unicode where only text can go (its table of
+    contents, the navigation and ``<title>``)."""
+
+    def walk(items: Any) -> None:
+        for item in items:
+            item.title = plain_text(item.title)
+            walk(item.children)
+
+    walk(page.toc)
+    if page.title:
+        page.title = plain_text(page.title)

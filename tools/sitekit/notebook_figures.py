@@ -16,13 +16,15 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import os
 import posixpath
 import re
 from pathlib import Path
 from typing import Any
 
 from sitekit import figstyle
-from sitekit.paths import cache_root
+from sitekit.figures import hash_sitekit
+from sitekit.paths import blas_config, cache_root
 
 STARTUP = """\
 # Written by sitekit.notebook_figures for the site's build: figures in the site's style.
@@ -40,6 +42,16 @@ def ipython_dir() -> Path:
     if not startup.is_file() or startup.read_text() != STARTUP:
         startup.write_text(STARTUP)
     return folder
+
+
+def configure_kernels(library: str) -> str:
+    """Make the kernels the build starts draw in the site's style (``IPYTHONDIR``, read by
+    each kernel: `ipython_dir`); return a key of what an executed notebook depends on besides
+    its source: ``library`` (a hash of the library's source), this styling code and the BLAS
+    kernel."""
+    os.environ["IPYTHONDIR"] = str(ipython_dir())
+    styling = hash_sitekit([Path(__file__)])
+    return hashlib.sha256((library + styling + blas_config()).encode()).hexdigest()[:16]
 
 
 def startup() -> None:

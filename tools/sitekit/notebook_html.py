@@ -16,8 +16,12 @@ import itertools
 import posixpath
 import re
 from pathlib import PurePosixPath
+from typing import Any
 
-from sitekit import notebooks
+from mkdocs.utils import get_relative_url
+
+from sitekit import glossary, notebooks
+from sitekit.katex import Renderer
 
 _CELL_ID = re.compile(r'id="cell-id=[0-9a-f-]+"')
 _STYLE = re.compile(r"<style[^>]*>.*?</style>", re.S)
@@ -92,3 +96,33 @@ def _display_math_out_of_paragraphs(body: str) -> str:
         return "\n".join(out)
 
     return _PARAGRAPH.sub(split, body)
+
+
+def clean_page(page_html: str, page: Any, renderer: Renderer, tooltips: dict[str, str]) -> str:
+    """A notebook page's HTML as the other pages read: mkdocs-jupyter's extras stripped
+    (`clean_html`), links to pages resolved (`page_links`), math rendered by KaTeX, and the
+    glossary's tooltips, which Markdown pages get from the abbr extension."""
+    src = page.file.src_uri
+    page_html = page_links(clean_html(page_html), src, page.url)
+    page_html = renderer.render_text_math(page_html, where=f"docs/{src}")
+    return glossary.abbreviate_html(page_html, tooltips)
+
+
+DOWNLOAD_TITLE = "Download this page as a Jupyter notebook"
+# Material's "download" icon, drawn inline (no icon font, no request).
+_DOWNLOAD_ICON = (
+    '<svg viewBox="0 0 24 24" aria-hidden="true">'
+    '<path d="M5 20h14v-2H5m14-9h-4V3H9v6H5l7 7z"/></svg>'
+)
+
+
+def download_button(notebook: str | None, page: Any) -> str:
+    """The button that downloads a page's notebook (at ``notebook`` in the site), or ``""``
+    for a page without one."""
+    if notebook is None:
+        return ""
+    href = get_relative_url(notebook, page.url)
+    return (
+        f'<a class="md-content__button md-icon notebook-download" href="{href}" download'
+        f' title="{DOWNLOAD_TITLE}" aria-label="{DOWNLOAD_TITLE}">{_DOWNLOAD_ICON}</a>'
+    )
