@@ -161,14 +161,16 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         build = self._build()
-        src = page.file.src_uri
+        src, where = page.file.src_uri, f"docs/{page.file.src_uri}"
         if notebooks.is_notebook(src):  # nbconvert's HTML, made to read like the other pages
-            html = notebook_html.clean_page(html, page, build.renderer, build.tooltips)
+            html = _checked(
+                lambda: notebook_html.clean_page(html, page, build.renderer, build.tooltips)
+            )
         else:
-            html = _checked(lambda: build.renderer.render_page(html, where=f"docs/{src}"))
+            html = _checked(lambda: build.renderer.render_page(html, where=where))
         html = glossary.without_own_tooltips(html, build.words, src)
-        html = _checked(lambda: figures.embed(html, page.url, build.figures, where=src))
-        html = _checked(lambda: explorables.embed(html, page.url, build.explorables, where=src))
+        html = _checked(lambda: figures.embed(html, page.url, build.figures, where=where))
+        html = _checked(lambda: explorables.embed(html, page.url, build.explorables, where=where))
         if notebooks.is_notebook(src):
             html = notebook_figures.extract(html, page.url, build.notebook_figures)
         html = copy_code.add_copy_text(html)
@@ -184,7 +186,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             (site / path).parent.mkdir(parents=True, exist_ok=True)
             (site / path).write_bytes(svg)
         log.info(
-            "paperlens: %d formulas rendered by KaTeX (others cached); build hooks %.2f s",
+            "paperlens: %d formulas rendered by KaTeX (others cached); the plugin took %.2f s",
             build.renderer.rendered,
             time.perf_counter() - build.start,
         )
