@@ -46,6 +46,7 @@ from sitekit import (
     notebooks,
     paths,
     preview,
+    proof,
     wheel,
 )
 
@@ -178,6 +179,16 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         katex.plain_titles(page)
         return notebook_html.download_button(build.notebooks.downloads.get(src), page) + html
 
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        return proof.mark(output, self._proof(page, config))  # checked by make site after
+
+    def on_post_template(
+        self, output_content: str, *, template_name: str, config: MkDocsConfig
+    ) -> str:
+        if not template_name.endswith(".html"):  # the theme's pages (404.html)
+            return output_content
+        return proof.mark(output_content, {"checks": proof.checks(dict(self.config))})
+
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         build = self._build()
         build.renderer.close()
@@ -268,6 +279,22 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             lifecycle.tell(f"an explorable figure failed:\n{err}")
         return {}, 0
 
+    def _proof(self, page: Page, config: MkDocsConfig) -> dict[str, str]:
+        """What the plugin checked on ``page`` (`sitekit.proof`)."""
+        build, src = self._build(), page.file.src_uri
+        facts = {"source": f"docs/{src}"}
+        if notebooks.is_notebook(src):
+            jupyter = config["plugins"].get("mkdocs-jupyter")
+            executed = jupyter is not None and bool(jupyter.config["execute"])
+            facts["cells"] = str(build.notebooks.cells.get(src, 0))
+            facts["executed"] = "yes" if executed else "no"
+        else:
+            outcome = build.outcome(page)
+            facts["examples"] = str(outcome.collected if outcome is not None else 0)
+            facts["status"] = _status(outcome, generated=page.file.generated_by is not None)
+        facts["checks"] = proof.checks(dict(self.config))
+        return facts
+
     def _page_key(self, f: File) -> str:
         """What one page's HTML depends on besides what all pages share (`sitekit.preview`)."""
         build = self._build()
@@ -290,6 +317,16 @@ def _checked(step: Callable[[], T]) -> T:
         return step()
     except errors as err:
         raise PluginError(str(err)) from None
+
+
+def _status(outcome: examples.Outcome | None, *, generated: bool) -> str:
+    """A page's examples, in its proof: ``passed``, ``failed``, ``none`` (a page without
+    examples, or one the build generated) or ``not-run`` (``run_examples: false``)."""
+    if outcome is None:
+        return "none" if generated else "not-run"
+    if not outcome.collected:
+        return "none"
+    return "passed" if outcome.ok else "failed"
 
 
 def _check_pages(docs: Path, config: MkDocsConfig) -> list[glossary.Word]:
