@@ -2,6 +2,8 @@
 layout or style changes, and the markup a page gets."""
 
 import json
+import subprocess
+import sys
 import textwrap
 
 import matplotlib
@@ -173,3 +175,34 @@ def test_an_explorable_must_be_in_a_paragraph_of_its_own(rendered):
 def test_pages_without_explorables_are_left_alone(rendered):
     html = '<p><img alt="w" src="../../figures/section/page/other.svg" /></p>'
     assert explorables.embed(html, "section/page/", rendered, where="docs/x.md") == html
+
+
+def test_two_renderer_processes_on_one_explorable_both_succeed(tmp_path):
+    """Both renderers write the explorable's frames.json, and here every frame too: each
+    through a temporary file of its own (a shared one made a cold build fail by chance)."""
+    fig = write(tmp_path, GOOD)
+    folder = tmp_path / "cache" / "entry"
+    command = [sys.executable, "-m", "sitekit.render_frames", "0", "1", str(fig.script)]
+    procs = [
+        subprocess.Popen([*command, str(folder)], stdout=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outputs = [proc.communicate()[0] for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0], outputs
+    explorable = explorables.load(fig, folder)
+    assert explorable is not None and len(explorable.frames) == 3
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []  # no temps
+    alone, _ = explorables.render_all([fig], cache_dir=tmp_path / "alone")
+    assert alone[fig.site_path].svgs == explorable.svgs
+
+
+def test_a_damaged_frame_is_rendered_again(tmp_path, capfd):
+    fig = write(tmp_path, GOOD)
+    cache_dir = tmp_path / "cache"
+    first, _ = explorables.render_all([fig], cache_dir=cache_dir)
+    (folder,) = cache_dir.iterdir()
+    frame = folder / "1-dark-narrow.svg"
+    frame.write_bytes(frame.read_bytes()[:100])
+    again, rendered = explorables.render_all([fig], cache_dir=cache_dir)
+    assert rendered == 3 and again[fig.site_path].svgs == first[fig.site_path].svgs
+    assert f"cache entry {frame} was damaged" in capfd.readouterr().err

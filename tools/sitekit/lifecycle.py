@@ -25,7 +25,7 @@ PACKAGE = Path(sitekit.__file__).resolve().parent
 
 def code_key() -> str:
     """A hash of the build code's modules (``tools/sitekit/**/*.py``), as they are on disk."""
-    from sitekit.figures import hash_paths
+    from sitekit.cache import hash_paths
 
     return hash_paths(sorted(PACKAGE.rglob("*.py")), PACKAGE)
 

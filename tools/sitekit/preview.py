@@ -22,9 +22,10 @@ from typing import Any
 from mkdocs.structure.files import File, Files
 
 from sitekit import katex, notebooks
+from sitekit.cache import hash_files
 from sitekit.examples import Outcome
 from sitekit.explorables import Explorable
-from sitekit.figures import Rendered, hash_files
+from sitekit.figures import Rendered
 
 # Everything every page's HTML depends on besides its own inputs.
 SHARED = (

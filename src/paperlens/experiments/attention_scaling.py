@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from paperlens._cache import cached
 from paperlens._checks import FloatArray, require_real_scalar, require_size
 from paperlens.attention import attention, attention_backward
 from paperlens.experiments.claims import (
@@ -321,6 +322,7 @@ class Result(NamedTuple):
     """Per arm, the loss curves at the chosen rate, shape ``(seeds, steps + 1)``."""
 
 
+@cached  # computed once for the build, the tests and a reader's notebook (paperlens._cache)
 def run(setup: Setup = PAGE, *, perturbation: Perturbation | None = None) -> Result:
     """Run the page's experiment: the statistics at initialisation, then each arm's training.
 
