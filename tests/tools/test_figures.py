@@ -1,7 +1,9 @@
 """Build-time figures: rendered in a fresh process, cached by content, byte-identical."""
 
+import re
 import shutil
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -323,3 +325,16 @@ def test_editing_a_sitekit_module_a_script_imports_renders_it_again(tmp_path, mo
     edited = package / "frontmatter.py"  # imported through sitekit.concepts
     edited.write_text(edited.read_text() + "\n# edited\n")
     assert figures.render_all([fig], cache_dir=cache)[1] == 1
+
+
+def test_the_narrow_breakpoint_has_one_home():
+    """Figures, explorables and notebook figures take it from figstyle; the stylesheet that
+    shows each layout's links says the same (between 601 and 640 px an explorable once changed
+    layout when its script ran)."""
+    from sitekit import explorables, notebook_figures
+
+    assert figures.NARROW_MEDIA == explorables.NARROW_MEDIA == figstyle.NARROW_MEDIA
+    assert "max-width: 6" not in Path(notebook_figures.__file__).read_text()
+    css = (figures.ROOT / "docs" / "assets" / "paperlens.css").read_text()
+    queries = set(re.findall(r"@media\s*(\([^)]*width[^)]*\))", css))
+    assert queries == {figstyle.NARROW_MEDIA}

@@ -23,15 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from sitekit import cache, figures
+from sitekit import cache, figstyle, figures
 from sitekit.cache import PACKAGE_DIR, blas_config, hash_sitekit
 from sitekit.paths import cache_root
 
 CACHE_DIR = cache_root() / "frames"
 RENDERER = PACKAGE_DIR / "render_frames.py"
 SCRIPT = "assets/explorables.js"
-# Below this width the page shows a figure's narrow layout.
-NARROW_MEDIA = "(max-width: 600px)"
+# Below this width the page shows a figure's narrow layout (the one home: `figstyle`).
+NARROW_MEDIA = figstyle.NARROW_MEDIA
 
 
 @dataclass(frozen=True)

@@ -309,10 +309,7 @@ def fill_alt(html_text: str, page_url: str, rendered: dict[str, Rendered], *, wh
     return IMG.sub(one, html_text)
 
 
-# A phone's screen, where a figure's narrow layout is shown: below this width the content column
-# (the screen less 2 × 0.8 rem) is narrower than 0.75 of a wide figure's 672 px, but wider than
-# a narrow figure's 374 px.
-NARROW_MEDIA = "(max-width: 640px)"
+NARROW_MEDIA = figstyle.NARROW_MEDIA
 _SIZE = re.compile(rb'<svg\b[^>]*?\swidth="(?P<w>[\d.]+)pt"\s+height="(?P<h>[\d.]+)pt"')
 
 

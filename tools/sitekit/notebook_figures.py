@@ -223,7 +223,7 @@ def html_of(shown: Any) -> str:
         (ww, wh), (nw, nh) = _size(wide), _size(narrow)
         out.append(
             f'<picture class="pl-figure pl-figure--{style.name}">'
-            f'<source media="(max-width: 640px)" srcset="{_data(narrow)}"'
+            f'<source media="{figstyle.NARROW_MEDIA}" srcset="{_data(narrow)}"'
             f' width="{nw}" height="{nh}" />'
             f'<img alt="{alt}" src="{_data(wide)}" width="{ww}" height="{wh}"'
             ' loading="lazy" decoding="async" /></picture>'
