@@ -36,6 +36,7 @@ from sybil.example import SybilFailure
 from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
 from sybil.typing import Parser
 
+from sitekit import lifecycle
 from sitekit.cache import blas_config, hash_files, read_pickle, versions, write
 from sitekit.paths import ROOT, cache_root
 from sitekit.sybil_parsers import PythonBlockParser
@@ -220,6 +221,7 @@ def page_key(page: Path, name: str, environment: str) -> str:
 
 
 def _worker_start() -> None:
+    lifecycle.worker_started()  # stopped by the engine, never left behind by it
     os.chdir(ROOT)  # pages run from the repository root, as pytest runs them
     import paperlens  # noqa: F401  (warm: the first page need not pay for the import)
 

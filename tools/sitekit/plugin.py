@@ -121,12 +121,16 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         self.session = Session(command, dirty)
+        if self.session.serving:
+            lifecycle.stop_cleanly_on_signals()  # kill, or a make stopped, acts as Ctrl-C
         if dirty:  # `make serve`: rebuild only the pages an edit touches (sitekit.preview)
             preview.allow_dirty_builds()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         session = self._session()
         session.restart_if_code_changed(config)
+        if session.serving:  # a new page not yet in nav is served, with a note what to do
+            preview.allow_pages_outside_nav(config)
         docs = Path(config["docs_dir"])
         words = _checked(lambda: _check_pages(docs, config))
         self.build = Build(katex.Renderer(), figures.library_key(), words, glossary.glossary(words))
@@ -152,6 +156,10 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
         if self._session().dirty:  # the titles of pages a dirty build does not read
             preview.read_titles(nav, config)
+        if self._session().serving:  # new pages not yet in nav: say what to do
+            note = preview.pages_outside_nav(nav, files, config["site_url"] or "/")
+            if note is not None:
+                lifecycle.tell(note)
         return nav
 
     def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
