@@ -16,8 +16,11 @@ into DIR instead (with ``make site``: nothing checks that it was), and leaves it
 """
 
 import os
+import re
+import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +30,7 @@ import pytest
 from paperlens import _cache as experiment_cache
 from sitekit import cards, notebooks, paths
 from sitekit.paths import ROOT, page_url
+from sitekit.wheel import build_wheel, wheel_name
 
 
 @dataclass
@@ -37,6 +41,7 @@ class Builds:
     cold: subprocess.Popen[str] | None = None
     warm: subprocess.Popen[str] | None = None
     given: Path | None = None  # PAPERLENS_SITE
+    reader: subprocess.Popen[str] | None = None
     procs: list[subprocess.Popen[str]] = field(default_factory=list)
 
     @property
@@ -58,6 +63,37 @@ class Builds:
             )
         self.procs.append(proc)
         return proc
+
+    def start_reader_install(self) -> None:
+        """The home page's install, in a fresh venv outside the repository, of the wheel the
+        site publishes (built here as the build builds it: `reader_install` checks the two are
+        the same bytes); it takes a minute, so it runs beside the build."""
+        home = self.folder / "reader"
+        home.mkdir()
+        wheel = home / wheel_name()
+        wheel.write_bytes(build_wheel())
+        args = [
+            a.replace(f"{SITE_ADDRESS}downloads/{wheel.name}", wheel.as_uri())
+            for a in home_page_install_args()
+        ]
+        assert any(wheel.as_uri() in a for a in args), f"the install line names no {wheel.name}"
+        venv = home / "venv"
+        # --no-compile: no .pyc written ahead of time (Python writes them on first import); it
+        # halves the install here and changes nothing a notebook can observe.
+        script = (
+            f"{shlex.quote(sys.executable)} -m venv {venv} && {venv}/bin/python -m pip install"
+            f" --quiet --no-compile {shlex.join(args)}"
+        )
+        env = dict(
+            reader_env(),
+            PIP_CONSTRAINT=str(ROOT / "requirements.lock"),
+            PIP_DISABLE_PIP_VERSION_CHECK="1",
+        )
+        with open(self.folder / "reader.log", "w") as log:
+            self.reader = subprocess.Popen(
+                ["sh", "-c", script], cwd=home, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+        self.procs.append(self.reader)
 
     def wait(self, proc: subprocess.Popen[str], name: str) -> tuple[int, str]:
         proc.wait()
@@ -106,10 +142,11 @@ def offline_namespace_available() -> bool:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Start the cold build if a test needs the site, and run those tests last."""
     needs = [any(f in NEEDS_SITE for f in getattr(i, "fixturenames", ())) for i in items]
-    if any(needs):
-        builds = config.stash[_BUILDS]
-        if builds.given is None and builds.cold is None:
-            builds.cold = builds.start("site", offline=True)
+    builds = config.stash[_BUILDS]
+    if any(needs) and builds.given is None and builds.cold is None:
+        builds.cold = builds.start("site", offline=True)
+    if any("reader_python" in getattr(i, "fixturenames", ()) for i in items):
+        builds.start_reader_install()
     order = sorted(range(len(items)), key=lambda n: needs[n])  # stable: otherwise as collected
     items[:] = [items[n] for n in order]
 
@@ -142,6 +179,55 @@ def warm_build(request, site) -> tuple[int, str, Path]:
         builds.warm = builds.start("site-again", offline=False)
     returncode, output = builds.wait(builds.warm, "site-again")
     return returncode, output, builds.folder / "site-again"
+
+
+# --- A reader's install (tests/site/test_reader_install.py) ---------------------------------------
+
+HOME_PAGE = ROOT / "docs" / "index.md"
+# The line on the home page that installs the site's wheel (inside a ```bash block).
+INSTALL_LINE = re.compile(
+    r"^[ \t]*(python3 -m pip install .*/downloads/paperlens-.*\.whl.*)$", re.M
+)
+SITE_ADDRESS = "https://<this site>/"
+
+
+def home_page_install_args() -> list[str]:
+    lines = INSTALL_LINE.findall(HOME_PAGE.read_text())
+    assert len(lines) == 1, f"docs/index.md: expected one install line for the wheel, got {lines}"
+    args = shlex.split(lines[0])
+    assert args[:4] == ["python3", "-m", "pip", "install"], lines[0]
+    assert any(SITE_ADDRESS in a for a in args), f"no {SITE_ADDRESS} in {lines[0]}"
+    return args[4:]
+
+
+def reader_env() -> dict[str, str]:
+    """This process's environment without what ties a Python to the project's venv."""
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env["PATH"] = os.pathsep.join(
+        p for p in env.get("PATH", "").split(os.pathsep) if not p.startswith(sys.prefix)
+    )
+    return env
+
+
+@pytest.fixture(scope="session")
+def reader_environment() -> dict[str, str]:
+    return reader_env()
+
+
+@pytest.fixture(scope="session")
+def reader_python(request, site):
+    """The Python of a fresh venv outside the repository, after the home page's install of
+    the wheel the site publishes."""
+    builds = request.config.stash[_BUILDS]
+    if builds.reader is None:
+        builds.start_reader_install()
+    home = builds.folder / "reader"
+    assert ROOT not in home.parents
+    returncode, output = builds.wait(builds.reader, "reader")
+    assert returncode == 0, f"pip install of the home page's line:\n{output[-3000:]}"
+    published = site / "downloads" / wheel_name()
+    assert published.read_bytes() == (home / wheel_name()).read_bytes(), "not the site's wheel"
+    return home / "venv" / "bin" / "python"
 
 
 # --- Browser tests (tests/browser): one test per page of the built site -------------------------

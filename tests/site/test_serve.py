@@ -58,9 +58,7 @@ def left_in(session: int) -> list[str]:
     ``"<pid> <command line>"``."""
     ps = subprocess.run(["ps", "-eo", "sid=,pid=,args="], capture_output=True, text=True)
     return [
-        line.split(None, 1)[1]
-        for line in ps.stdout.splitlines()
-        if line.split()[0] == str(session)
+        line.split(None, 1)[1] for line in ps.stdout.splitlines() if line.split()[0] == str(session)
     ]
 
 
@@ -127,7 +125,9 @@ def test_an_edit_to_the_build_code_restarts_the_server_and_a_stop_by_kill_term_i
 ):
     """On a copy of tools/ (first on PYTHONPATH), so the checkout's sitekit is never touched."""
     tools = tmp_path / "tools"
-    shutil.copytree(ROOT / "tools" / "sitekit", tools / "sitekit", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        ROOT / "tools" / "sitekit", tools / "sitekit", ignore=shutil.ignore_patterns("__pycache__")
+    )
     text = scratch_config.read_text(encoding="utf-8")
     scratch_config.write_text(text.replace(str(ROOT / "tools" / "sitekit"), str(tools / "sitekit")))
     env = build_env() | {"PYTHONPATH": str(tools)}
@@ -143,4 +143,3 @@ def test_an_edit_to_the_build_code_restarts_the_server_and_a_stop_by_kill_term_i
         page.write_text(page.read_text(encoding="utf-8") + EXAMPLE, encoding="utf-8")
         wait_until(lambda: "one more example" in fetch(base + "foundations/softmax/"), "edit", 180)
         stop_and_check(proc, signal.SIGTERM, log)
-
