@@ -12,7 +12,8 @@ The cold build starts as soon as the tests are collected and runs beside them; t
 need the site run last (`pytest_collection_modifyitems`), and the first of them waits for it.
 The browser tests are parametrized by the pages the sources make (`source_pages`; the built-site
 tests check that the build made exactly those). ``PAPERLENS_SITE=DIR`` uses a site already built
-into DIR instead (with ``make site``: nothing checks that it was), and leaves it in place.
+into DIR instead (with ``make site``: nothing checks that it was), and leaves it in place; with
+``PAPERLENS_CACHE_DIR`` too, the caches that build filled (say ``.cache``) are the session's.
 """
 
 import os
@@ -119,12 +120,14 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     folder = Path(tempfile.mkdtemp(prefix="paperlens-session-"))
     builds = Builds(folder)
-    if os.environ.get("PAPERLENS_SITE"):
-        builds.given = Path(os.environ["PAPERLENS_SITE"]).resolve()
     config.stash[_BUILDS] = builds
+    caches = folder / "cache"
+    if os.environ.get("PAPERLENS_SITE"):  # a site built already, with the caches it used
+        builds.given = Path(os.environ["PAPERLENS_SITE"]).resolve()
+        caches = Path(os.environ.get("PAPERLENS_CACHE_DIR", caches))
     # Every build, server and test of the session shares these caches.
-    os.environ["PAPERLENS_CACHE_DIR"] = str(folder / "cache")
-    os.environ[experiment_cache.ENV] = str(folder / "cache" / "experiments")
+    os.environ["PAPERLENS_CACHE_DIR"] = str(caches)
+    os.environ[experiment_cache.ENV] = str(caches / "experiments")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

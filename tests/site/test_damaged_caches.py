@@ -32,10 +32,11 @@ def one_of_each_kind(root: Path) -> list[Path]:
     """An entry of each kind of cache the build reads: a page's examples, a figure's SVG, alt
     text and links, an explorable's manifest, frame and alt text (the one with fewest frames),
     the formulas, and the sample notebook's rendering (it runs no experiment)."""
-    frames = min(
+    # The two explorables with fewest frames: a damaged manifest leaves its frames unread.
+    frames, other = sorted(
         (root / "frames").iterdir(),
         key=lambda folder: len(cache.read_json(folder / "frames.json")["texts"]),
-    )
+    )[:2]
     notebook = next(
         p
         for p in sorted((root / "notebooks").glob("*.json"))
@@ -46,7 +47,7 @@ def one_of_each_kind(root: Path) -> list[Path]:
         sorted((root / "figures").glob("*.dark.narrow.svg"))[0],
         sorted((root / "figures").glob("*.alt"))[1],
         sorted((root / "figures").glob("*.wide.links.json"))[2],
-        frames / "frames.json",
+        other / "frames.json",
         frames / "1-light-wide.svg",
         frames / "0.alt",
         root / "katex.json",

@@ -46,17 +46,21 @@ def fetch(url: str) -> str:
         return ""
 
 
-def wait_until(check, what: str, timeout: float) -> None:
+def wait_until(check, what: str, timeout: float, server=None) -> None:
+    """Wait for ``check``; ``server``: the (process, log) of a server that must keep running."""
     end = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < end, f"no {what} within {timeout:.0f} s"
+        if server is not None:
+            proc, log = server
+            assert proc.poll() is None, f"the server stopped:\n{log.read_text()[-3000:]}"
         time.sleep(0.25)
 
 
 def left_in(session: int) -> list[str]:
     """The processes still in the session ``session`` (orphans keep their session's id), as
     ``"<pid> <command line>"``."""
-    ps = subprocess.run(["ps", "-eo", "sid=,pid=,args="], capture_output=True, text=True)
+    ps = subprocess.run(["ps", "-ww", "-eo", "sid=,pid=,args="], capture_output=True, text=True)
     return [
         line.split(None, 1)[1] for line in ps.stdout.splitlines() if line.split()[0] == str(session)
     ]
@@ -109,7 +113,9 @@ def test_a_new_page_before_its_nav_entry_is_served_and_a_stop_by_kill_int_is_cle
     """The guide's order: create the page (step 1), then add it to nav (step 2)."""
     docs, log = tmp_path / "docs", tmp_path / "serve.log"
     with make_serve(scratch_config, log) as (proc, base):
-        wait_until(lambda: "page-checked" in fetch(base + "foundations/softmax/"), "site", 600)
+        wait_until(
+            lambda: "page-checked" in fetch(base + "foundations/softmax/"), "site", 600, (proc, log)
+        )
         (docs / NEW_PAGE).write_text(NEW_SOURCE, encoding="utf-8")
         wait_until(lambda: "Broadcasting" in fetch(base + NEW_URL), "the new page", 180)
         assert 'data-examples="1" data-status="passed"' in fetch(base + NEW_URL)
@@ -123,17 +129,27 @@ def test_a_new_page_before_its_nav_entry_is_served_and_a_stop_by_kill_int_is_cle
 def test_an_edit_to_the_build_code_restarts_the_server_and_a_stop_by_kill_term_is_clean(
     scratch_config, tmp_path
 ):
-    """On a copy of tools/ (first on PYTHONPATH), so the checkout's sitekit is never touched."""
+    """On a copy of tools/sitekit, first on PYTHONPATH, so the checkout's is never touched. The
+    copy finds the repository (sitekit.paths.ROOT) as the folder above tools/: the scratch
+    folder, given a copy of the library and the checkout's other files and folders as links."""
     tools = tmp_path / "tools"
     shutil.copytree(
         ROOT / "tools" / "sitekit", tools / "sitekit", ignore=shutil.ignore_patterns("__pycache__")
     )
+    shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):  # the wheel's backend refuses links out
+        shutil.copy(ROOT / name, tmp_path / name)
+    for entry in ROOT.iterdir():
+        if not (tmp_path / entry.name).exists() and entry.name not in (".cache", "site", ".git"):
+            (tmp_path / entry.name).symlink_to(entry)
     text = scratch_config.read_text(encoding="utf-8")
     scratch_config.write_text(text.replace(str(ROOT / "tools" / "sitekit"), str(tools / "sitekit")))
     env = build_env() | {"PYTHONPATH": str(tools)}
     page, log = tmp_path / "docs" / "foundations" / "softmax.md", tmp_path / "serve.log"
     with make_serve(scratch_config, log, env) as (proc, base):
-        wait_until(lambda: "page-checked" in fetch(base + "foundations/softmax/"), "site", 600)
+        wait_until(
+            lambda: "page-checked" in fetch(base + "foundations/softmax/"), "site", 600, (proc, log)
+        )
         serving = engine(proc.pid)
         edited = tools / "sitekit" / "copy_code.py"
         edited.write_text(edited.read_text() + "\n# edited under make serve\n")

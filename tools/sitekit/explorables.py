@@ -82,30 +82,30 @@ def svg_size(svg: bytes) -> tuple[int, int]:
 
 
 def load(figure: figures.Figure, folder: Path) -> Explorable | None:
-    """The explorable from its cache entry, the folder ``folder`` (every file verified,
-    `sitekit.cache.read`), or None when a file is missing or damaged."""
+    """The explorable from its cache entry, the folder ``folder`` (every file read and verified,
+    `sitekit.cache.read`: each damaged one is reported and dropped), or None when a file is
+    missing or damaged."""
     meta = cache.read_json(folder / "frames.json")
     if not isinstance(meta, dict):
         return None
     site = frames_folder(figure)
-    svgs: dict[str, bytes] = {}
+    svgs: dict[str, bytes | None] = {}
     frames = []
     for i, text in enumerate(meta["texts"]):
         files = {}
         for style in meta["styles"]:
             for layout in meta["layouts"]:
                 name = f"{i}-{style}-{layout}.svg"
-                svg = cache.read(folder / name)
-                if svg is None:
-                    return None
                 files[f"{style}-{layout}"] = f"{site}/{name}"
-                svgs[f"{site}/{name}"] = svg
+                svgs[f"{site}/{name}"] = cache.read(folder / name)
         alt = cache.read(folder / f"{i}.alt")
-        if alt is None:
-            return None
-        frames.append(Frame(text, alt.decode("utf-8"), files))
+        frames.append(Frame(text, alt.decode("utf-8") if alt is not None else "", files))
+        svgs[f"{i}.alt"] = alt
+    if any(content is None for content in svgs.values()):
+        return None
+    found = {path: svg for path, svg in svgs.items() if svg is not None and path.endswith(".svg")}
     sizes = {
-        layout: svg_size(svgs[frames[0].files[f"{meta['styles'][0]}-{layout}"]])
+        layout: svg_size(found[frames[0].files[f"{meta['styles'][0]}-{layout}"]])
         for layout in meta["layouts"]
     }
     return Explorable(
@@ -116,7 +116,7 @@ def load(figure: figures.Figure, folder: Path) -> Explorable | None:
         meta["styles"],
         meta["layouts"],
         frames,
-        svgs,
+        found,
         sizes,
     )
 
