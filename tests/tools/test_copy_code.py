@@ -1,7 +1,7 @@
 """Copy-friendly code (sitekit.copy_code), on blocks found by a parser (sitekit.html_elements)."""
 
 from sitekit.copy_code import add_copy_text
-from sitekit.html_elements import elements, has_class, outermost
+from sitekit.html_elements import elements
 
 DOCTEST = "<pre><span></span><code>&gt;&gt;&gt; x = 2\n&gt;&gt;&gt; x + 1\n3\n</code></pre>"
 
@@ -32,14 +32,16 @@ def test_other_blocks_are_left_byte_for_byte():
 
 
 def test_elements_pair_nested_tags_and_report_offsets():
-    page = '<div class="a"><div>x</div><img src="i.svg"><br/></div><div class="a">y</div>'
-    found = elements(page, has_class("a"))
+    page = (
+        '<div class="a"><div>x</div><!-- <div> --><img src="i.svg"><br/></div>'
+        '<div class="a b" id="y">y<div class="a">inner</div></div><div/>'
+    )
+    found = elements(page, "div", "a")
     assert [page[e.start : e.end] for e in found] == [
-        '<div class="a"><div>x</div><img src="i.svg"><br/></div>',
-        '<div class="a">y</div>',
+        '<div class="a"><div>x</div><!-- <div> --><img src="i.svg"><br/></div>',
+        '<div class="a b" id="y">y<div class="a">inner</div></div>',  # outermost only
     ]
-    assert found[1].inner(page) == "y" and found[1].start_tag(page) == '<div class="a">'
-    images = elements(page, lambda tag, attrs: tag == "img")
-    assert [page[e.start : e.end] for e in images] == ['<img src="i.svg">']
-    everything = elements(page, lambda tag, attrs: tag == "div")
-    assert len(everything) == 3 and len(outermost(everything)) == 2
+    assert found[1].inner(page) == 'y<div class="a">inner</div>'
+    assert found[1].start_tag(page) == '<div class="a b" id="y">'
+    assert found[1].attrs == {"class": "a b", "id": "y"}
+    assert len(elements(page, "div")) == 2 and elements(page, "p") == []

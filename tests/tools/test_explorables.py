@@ -4,6 +4,7 @@ layout or style changes, and the markup a page gets."""
 import html as html_module
 import json
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -70,10 +71,19 @@ def test_every_frame_of_every_explorable_says_something_of_its_own(site):
         assert html_module.unescape(shown) in alts, figure.name
 
 
-def test_frames_render_once_then_come_from_the_cache(tmp_path):
+@pytest.fixture(scope="module")
+def first(tmp_path_factory):
+    """The explorable GOOD rendered once for the module: (figure, cache, what render_all gave,
+    how many frames it rendered)."""
+    tmp_path = tmp_path_factory.mktemp("explorable")
     fig = write(tmp_path, GOOD)
     cache = tmp_path / "cache"
     found, rendered = explorables.render_all([fig], cache_dir=cache)
+    return fig, cache, found, rendered
+
+
+def test_frames_render_once_then_come_from_the_cache(first):
+    fig, cache, found, rendered = first
     assert rendered == 3
     (explorable,) = found.values()
     assert [f.text for f in explorable.frames] == ["T = 1", "T = 2", "T = 4"]
@@ -87,9 +97,14 @@ def test_frames_render_once_then_come_from_the_cache(tmp_path):
     assert explorable.sizes["wide"][0] > explorable.sizes["narrow"][0]
     again, rendered = explorables.render_all([fig], cache_dir=cache)
     assert rendered == 0 and again[fig.site_path].svgs == explorable.svgs
+
+
+def test_an_edited_script_renders_its_frames_again(tmp_path):
+    fig = write(tmp_path, GOOD)
+    cache = tmp_path / "cache"
+    assert explorables.render_all([fig], cache_dir=cache)[1] == 3
     fig.script.write_text(fig.script.read_text().replace("np.arange(5.0)", "np.arange(6.0)"))
-    _, rendered = explorables.render_all([fig], cache_dir=cache)
-    assert rendered == 3
+    assert explorables.render_all([fig], cache_dir=cache)[1] == 3
 
 
 def test_alt_text_that_depends_on_the_layout_is_refused(tmp_path):
@@ -127,13 +142,10 @@ def test_frames_are_checked(kwargs, message):
 
 
 @pytest.fixture(scope="module")
-def rendered(tmp_path_factory):
-    tmp_path = tmp_path_factory.mktemp("explorable")
-    fig = write(tmp_path, GOOD)
-    found, _ = explorables.render_all([fig], cache_dir=tmp_path / "cache")
-    (explorable,) = found.values()
-    # As the site has it: the figure under figures/section/page/, shown on section/page/.
-    return {"figures/section/page/temperature.svg": explorable}
+def rendered(first):
+    """The explorable as the site has it: the figure under figures/section/page/."""
+    fig, _, found, _ = first
+    return {"figures/section/page/temperature.svg": found[fig.site_path]}
 
 
 def test_a_page_gets_the_control_and_the_frames(rendered):
@@ -175,10 +187,10 @@ def test_pages_without_explorables_are_left_alone(rendered):
     assert explorables.embed(html, "section/page/", rendered, where="docs/x.md") == html
 
 
-def test_two_renderer_processes_on_one_explorable_both_succeed(tmp_path):
+def test_two_renderer_processes_on_one_explorable_both_succeed(first, tmp_path):
     """Both renderers write the explorable's frames.json, and here every frame too: each
     through a temporary file of its own (a shared one made a cold build fail by chance)."""
-    fig = write(tmp_path, GOOD)
+    fig, _, found, _ = first
     folder = tmp_path / "cache" / "entry"
     command = [sys.executable, "-m", "sitekit.render_frames", "0", "1", str(fig.script)]
     procs = [
@@ -190,17 +202,15 @@ def test_two_renderer_processes_on_one_explorable_both_succeed(tmp_path):
     explorable = explorables.load(fig, folder)
     assert explorable is not None and len(explorable.frames) == 3
     assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []  # no temps
-    alone, _ = explorables.render_all([fig], cache_dir=tmp_path / "alone")
-    assert alone[fig.site_path].svgs == explorable.svgs
+    assert found[fig.site_path].svgs == explorable.svgs  # as one renderer alone draws them
 
 
-def test_a_damaged_frame_is_rendered_again(tmp_path, capfd):
-    fig = write(tmp_path, GOOD)
-    cache_dir = tmp_path / "cache"
-    first, _ = explorables.render_all([fig], cache_dir=cache_dir)
-    (folder,) = cache_dir.iterdir()
+def test_a_damaged_frame_is_rendered_again(first, tmp_path, capfd):
+    fig, cache, found, _ = first
+    shutil.copytree(cache, tmp_path / "cache")
+    (folder,) = (tmp_path / "cache").iterdir()
     frame = folder / "1-dark-narrow.svg"
     frame.write_bytes(frame.read_bytes()[:100])
-    again, rendered = explorables.render_all([fig], cache_dir=cache_dir)
-    assert rendered == 3 and again[fig.site_path].svgs == first[fig.site_path].svgs
+    again, rendered = explorables.render_all([fig], cache_dir=tmp_path / "cache")
+    assert rendered == 3 and again[fig.site_path].svgs == found[fig.site_path].svgs
     assert f"cache entry {frame} was damaged" in capfd.readouterr().err

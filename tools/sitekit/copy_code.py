@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import re
 
-from sitekit.html_elements import elements, has_class, outermost, replace
+from sitekit.html_elements import elements, replace
 from sitekit.page_model import doctest_to_code
 
 _TAG = re.compile(r"<[^>]+>")
@@ -20,7 +20,7 @@ _TAG = re.compile(r"<[^>]+>")
 
 def add_copy_text(page_html: str) -> str:
     edits = []
-    for block in outermost(elements(page_html, has_class("highlight"))):
+    for block in elements(page_html, "div", "highlight"):
         if "data-copy" in block.attrs:
             continue
         body = block.inner(page_html)

@@ -1,24 +1,22 @@
-"""Where elements start and end in a page's HTML, found by a parser, so the build can edit
-them in place.
+"""Where elements start and end in a page's HTML, so the build can edit them in place.
 
-A regular expression cannot match an element whose content nests elements of its own kind: a
-``<div>`` found with ``(.*?)</div>`` stops at the first nested ``</div>``. `elements` reads the
-HTML with the standard library's parser and returns each wanted element's offsets, start tag,
-attributes and content, nested ones paired correctly; the caller edits the text between those
-offsets and leaves every other byte as it was.
+A regular expression alone cannot match an element whose content nests elements of its own
+kind: a ``<div>`` found with ``(.*?)</div>`` stops at the first nested ``</div>``. `elements`
+finds each wanted element's start tag, then pairs it with its end tag by counting the tags of
+its name opened and closed after it (comments skipped), so nested ones are paired correctly;
+the caller edits the text between the offsets it returns and leaves every other byte as it was.
+It reads HTML as the build and Python-Markdown write it: every element of that name closed, and
+no ``<`` in text or attribute values unescaped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import html
+import re
 from dataclasses import dataclass
-from html.parser import HTMLParser
 
-# Elements that have no end tag.
-VOID = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-     "track", "wbr"}
-)  # fmt: skip
+_ATTR = re.compile(r"""([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?""")
 
 
 @dataclass(frozen=True)
@@ -27,89 +25,61 @@ class Element:
     attrs: dict[str, str]
     start: int  # offset of its start tag's "<"
     inner_start: int  # just after its start tag
-    inner_end: int  # at its end tag's "<" (inner_start for a void element)
+    inner_end: int  # at its end tag's "<"
     end: int  # just after its end tag
 
-    def start_tag(self, html: str) -> str:
-        return html[self.start : self.inner_start]
+    def start_tag(self, page: str) -> str:
+        return page[self.start : self.inner_start]
 
-    def inner(self, html: str) -> str:
-        return html[self.inner_start : self.inner_end]
-
-
-class _Finder(HTMLParser):
-    def __init__(self, html: str, wanted: Callable[[str, dict[str, str]], bool]) -> None:
-        super().__init__(convert_charrefs=False)
-        self.html = html
-        self.wanted = wanted
-        self.lines = [0] + [i + 1 for i, c in enumerate(html) if c == "\n"]
-        self.open: list[tuple[str, dict[str, str], int, int, bool]] = []
-        self.found: list[Element] = []
-
-    def _at(self) -> int:
-        line, column = self.getpos()
-        return self.lines[line - 1] + column
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        start = self._at()
-        text = self.get_starttag_text() or ""
-        a = {k: v or "" for k, v in attrs}
-        wanted = self.wanted(tag, a)
-        if tag in VOID:
-            if wanted:
-                end = start + len(text)
-                self.found.append(Element(tag, a, start, end, end, end))
-            return
-        self.open.append((tag, a, start, start + len(text), wanted))
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        start = self._at()
-        a = {k: v or "" for k, v in attrs}
-        if self.wanted(tag, a):
-            end = start + len(self.get_starttag_text() or "")
-            self.found.append(Element(tag, a, start, end, end, end))
-
-    def handle_endtag(self, tag: str) -> None:
-        at = self._at()
-        for i in range(len(self.open) - 1, -1, -1):
-            if self.open[i][0] != tag:
-                continue
-            name, a, start, inner_start, wanted = self.open[i]
-            del self.open[i:]  # elements left open inside it end with it
-            if wanted:
-                end = self.html.index(">", at) + 1
-                self.found.append(Element(name, a, start, inner_start, at, end))
-            return
+    def inner(self, page: str) -> str:
+        return page[self.inner_start : self.inner_end]
 
 
-def elements(html: str, wanted: Callable[[str, dict[str, str]], bool]) -> list[Element]:
-    """The elements of ``html`` for which ``wanted(tag, attributes)`` holds, in document order
-    (an element inside another comes after it); an element never closed is left out."""
-    finder = _Finder(html, wanted)
-    finder.feed(html)
-    finder.close()
-    return sorted(finder.found, key=lambda e: e.start)
+@functools.cache
+def _tags(tag: str) -> re.Pattern[str]:
+    """Comments, and the start and end tags named ``tag``."""
+    return re.compile(rf"<!--.*?-->|<(/?){re.escape(tag)}\b([^>]*)>", re.S | re.I)
 
 
-def outermost(found: list[Element]) -> list[Element]:
-    """``found`` without the elements that lie inside another of them."""
-    out: list[Element] = []
-    for element in found:
-        if not out or element.start >= out[-1].end:
-            out.append(element)
+def attributes(text: str) -> dict[str, str]:
+    """The attributes of a start tag's text after its name."""
+    out = {}
+    for m in _ATTR.finditer(text.rstrip("/")):
+        value = next((g for g in m.groups()[1:] if g is not None), "")
+        out[m.group(1).lower()] = html.unescape(value)
     return out
 
 
-def has_class(name: str) -> Callable[[str, dict[str, str]], bool]:
-    """A `wanted` test: any element whose ``class`` attribute holds ``name``."""
-    return lambda tag, attrs: name in attrs.get("class", "").split()
+def elements(page: str, tag: str, cls: str | None = None) -> list[Element]:
+    """The elements named ``tag`` (with ``cls`` among their classes, when given) in ``page``,
+    outermost first, none inside another of them; an element never closed is left out."""
+    pattern = _tags(tag)
+    found: list[Element] = []
+    opened: list[tuple[int, int, dict[str, str], bool]] = []  # start, inner start, attrs, wanted
+    for m in pattern.finditer(page):
+        if m.group(0).startswith("<!--"):
+            continue
+        if not m.group(1):  # a start tag
+            if m.group(2).rstrip().endswith("/"):
+                continue  # <tag ... />: no content
+            attrs = attributes(m.group(2))
+            wanted = cls is None or cls in attrs.get("class", "").split()
+            inside = any(w for *_, w in opened)
+            opened.append((m.start(), m.end(), attrs, wanted and not inside))
+            continue
+        if not opened:
+            continue
+        start, inner_start, attrs, wanted = opened.pop()
+        if wanted:
+            found.append(Element(tag, attrs, start, inner_start, m.start(), m.end()))
+    return sorted(found, key=lambda e: e.start)
 
 
-def replace(html: str, edits: list[tuple[int, int, str]]) -> str:
-    """``html`` with each ``(start, end, text)`` put in place of ``html[start:end]`` (the
-    spans must not overlap)."""
+def replace(page: str, edits: list[tuple[int, int, str]]) -> str:
+    """``page`` with each ``(start, end, text)`` put in place of ``page[start:end]`` (the spans
+    must not overlap)."""
     out, done = [], 0
     for start, end, text in sorted(edits):
-        out += [html[done:start], text]
+        out += [page[done:start], text]
         done = end
-    return "".join(out) + html[done:]
+    return "".join(out) + page[done:]
