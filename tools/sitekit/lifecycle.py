@@ -3,9 +3,10 @@ restart when the build code changes.
 
 **Stopping.** However the server is stopped, it takes its worker processes down with it (the
 warm pool that runs the pages' examples, and multiprocessing's resource tracker, which exits
-when they do). Ctrl-C interrupts the engine, which shuts down and calls the plugin's
-``on_shutdown``; `stop_cleanly_on_signals` makes the other ways behave the same:
+when they do): the engine shuts the server down after the build in progress and calls the
+plugin's ``on_shutdown`` (`Stopper`). `stop_cleanly_on_signals` makes every way do that:
 
+- Ctrl-C (SIGINT to make, the engine and its workers alike);
 - ``kill`` (SIGTERM) of the engine, or of ``make``, which passes SIGTERM on to it;
 - ``kill -INT`` of ``make`` alone: make then waits for its children, taking the signal to be
   the terminal's, sent to them too. It shows by no longer catching SIGINT (it restores the
@@ -33,7 +34,7 @@ import threading
 import time
 from pathlib import Path
 from types import FrameType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import sitekit
 
@@ -88,8 +89,30 @@ def worker_started() -> None:
     die_with_parent()
 
 
-def _interrupt(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
+class Stopper:
+    """Stops ``make serve``'s engine as Ctrl-C does, but between two builds: the server is told
+    to shut down (`server`, from the plugin's ``on_serve``), its loop ends after the build in
+    progress, and the engine calls the plugin's ``on_shutdown``. Before the server serves (the
+    first build), or on a second signal, it interrupts the engine as Ctrl-C would."""
+
+    def __init__(self) -> None:
+        self.server: Any = None
+        self.stopping = False
+
+    def serving(self) -> bool:
+        """Whether the server's loop runs (its thread that answers requests has started)."""
+        thread = getattr(self.server, "serve_thread", None)
+        return thread is not None and thread.is_alive()
+
+    def stop(self) -> None:
+        if self.stopping or not self.serving():
+            raise KeyboardInterrupt
+        self.stopping = True
+        # In a thread: shutdown() waits for the server's loop, which this (main) thread runs.
+        threading.Thread(target=self.server.shutdown, name="stop-server", daemon=True).start()
+
+    def on_signal(self, signum: int, frame: FrameType | None) -> None:
+        self.stop()
 
 
 def _caught(pid: int) -> int:
@@ -111,23 +134,31 @@ def _is_make(pid: int) -> bool:
         return False
 
 
-def _watch_make(parent: int) -> None:
-    """Interrupt this process, as Ctrl-C would, when the make that started it is stopping
-    (it no longer catches a signal that stops it) or gone."""
+def _watch_make(parent: int, stopper: Stopper) -> None:
+    """Stop this process when the make that started it is stopping (it no longer catches a
+    signal that stops it) or gone: SIGTERM to itself, which the main thread handles, unless
+    it is stopping already (make passes its own SIGTERM on)."""
     mask = sum(1 << (int(s) - 1) for s in STOPPING)
     caught = _caught(parent) & mask
     while True:
         time.sleep(0.3)
         if os.getppid() != parent or _caught(parent) & mask != caught:
-            os.kill(os.getpid(), signal.SIGINT)
+            if not stopper.stopping:
+                os.kill(os.getpid(), signal.SIGTERM)
             return
 
 
-def stop_cleanly_on_signals() -> None:
-    """Under ``make serve`` (called in the engine's main thread): SIGTERM stops the server as
-    Ctrl-C does, and so does a make that is stopping or gone (see the module's docstring)."""
-    signal.signal(signal.SIGTERM, _interrupt)
+def stop_cleanly_on_signals() -> Stopper:
+    """Under ``make serve`` (called in the engine's main thread): Ctrl-C, SIGTERM, and a make
+    that is stopping or gone, stop the server (see the module's docstring); returns the
+    `Stopper`, to be given the server."""
+    stopper = Stopper()
+    signal.signal(signal.SIGTERM, stopper.on_signal)
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # started in the background
+        signal.signal(signal.SIGINT, stopper.on_signal)
     die_with_parent()
     parent = os.getppid()
     if _is_make(parent):
-        threading.Thread(target=_watch_make, args=(parent,), name="watch-make", daemon=True).start()
+        watch = threading.Thread(target=_watch_make, args=(parent, stopper), daemon=True)
+        watch.start()
+    return stopper

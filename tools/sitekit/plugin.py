@@ -99,6 +99,7 @@ class Session:
         self.runner = examples.Runner()
         self.pages = preview.PageKeys()
         self.code = lifecycle.code_key()
+        self.stopper: lifecycle.Stopper | None = None
 
     def restart_if_code_changed(self, config: MkDocsConfig) -> None:
         """Under ``make serve``: an edit to the build code restarts the server (this process,
@@ -121,8 +122,8 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         self.session = Session(command, dirty)
-        if self.session.serving:
-            lifecycle.stop_cleanly_on_signals()  # kill, or a make stopped, acts as Ctrl-C
+        if self.session.serving:  # Ctrl-C, kill, or a make stopped: the server shuts down
+            self.session.stopper = lifecycle.stop_cleanly_on_signals()
         if dirty:  # `make serve`: rebuild only the pages an edit touches (sitekit.preview)
             preview.allow_dirty_builds()
 
@@ -216,6 +217,12 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             build.renderer.rendered,
             time.perf_counter() - build.start,
         )
+
+    def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        stopper = self._session().stopper
+        if stopper is not None:  # stopped between builds, not inside one
+            stopper.server = server
+        return server
 
     def on_build_error(self, *, error: Exception) -> None:
         if self.build is not None:
