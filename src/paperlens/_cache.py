@@ -58,8 +58,15 @@ def unseal(data: bytes) -> bytes | None:
 def dropped(path: Path, why: str = "damaged") -> None:
     """Report, in one line on the process's own stderr (never a notebook cell's output), an
     entry that was dropped to be computed again."""
+    line = f"paperlens: cache entry {path} was {why}: dropped, and computed again\n"
+    # In a Jupyter kernel, file descriptor 2 feeds the cell's output too; ipykernel keeps a copy
+    # of the process's own stderr.
+    original = getattr(sys.stderr, "_original_stdstream_copy", None)
+    if isinstance(original, int):
+        os.write(original, line.encode())
+        return
     stream = sys.__stderr__ or sys.stderr
-    stream.write(f"paperlens: cache entry {path} was {why}: dropped, and computed again\n")
+    stream.write(line)
     stream.flush()
 
 
