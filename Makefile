@@ -42,8 +42,9 @@ lint: env
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# Ends with the ten slowest tests, so whoever adds one sees what it costs.
 test: env lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=10
 
 SITE_DIR ?= site
 # The engine: ProperDocs, the maintained fork of MkDocs 1.6 (README, "The engine"); it reads
@@ -52,8 +53,12 @@ ENGINE := properdocs
 
 # CONFIG: another configuration (the tests build and serve scratch copies of the pages).
 CONFIG ?= mkdocs.yml
+# The build fails closed: after it, every page must carry the paperlens plugin's proof that it
+# checked the page (tools/sitekit/proof.py), or `make site` fails; a site built by an engine
+# that skipped the plugin, or with one of its checks off, is never taken for a checked one.
 site: env
 	$(BIN)/$(ENGINE) build --strict -f $(CONFIG) -d $(SITE_DIR)
+	$(BIN)/python -m sitekit.proof $(SITE_DIR) $(CONFIG)
 
 SERVE_ADDR ?= 127.0.0.1:8000
 # --dirty: a rebuild renders only the pages an edit touches (tools/sitekit/preview.py says how

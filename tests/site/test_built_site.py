@@ -6,7 +6,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from sitekit import cards, concepts, figstyle, figures, notebook_figures, notebooks
+from sitekit import cards, concepts, figstyle, figures, notebook_figures, notebooks, proof
 from sitekit.paths import ROOT, page_url
 
 DOCS = ROOT / "docs"
@@ -32,6 +32,19 @@ def test_every_nav_entry_produced_a_page(site):
     assert entries
     for _, src in entries:
         assert (site / page_url(src)).is_file(), f"nav entry {src} produced no page"
+
+
+def test_every_page_carries_the_plugins_proof_of_its_checks(site, pages):
+    """What `make site` checks after the build (sitekit.proof), counted again here: one proof
+    per page, naming each source once, with as many examples as the page's footer counts."""
+    assert proof.check(site, DOCS) == []
+    found = {name: proof.read(site / name) for name in pages}
+    assert all(len(proofs) == 1 for proofs in found.values()), found
+    named = [proofs[0]["source"] for proofs in found.values() if "source" in proofs[0]]
+    assert sorted(named) == sorted(f"docs/{src}" for src in [*sources(), cards.REVIEW_PAGE])
+    for name, proofs in found.items():
+        footer = pages[name].footer_examples
+        assert int(proofs[0].get("examples", 0)) == (footer or 0), name
 
 
 def test_page_count_matches_the_sources(site, pages):

@@ -1,21 +1,23 @@
 """A figure script that raises: `make site` fails, `make serve` shows the error in its place."""
 
-import importlib.util
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from sitekit import figure_placeholder, figures
 from sitekit.paths import ROOT
+from sitekit.plugin import PaperlensPlugin
 
 ERROR = 'Traceback (most recent call last):\n  File "x.py"\nZeroDivisionError: division by zero'
 
 
-def hooks():
-    spec = importlib.util.spec_from_file_location("paperlens_hooks", ROOT / "tools/mkdocs_hooks.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def plugin(command: str) -> PaperlensPlugin:
+    """The plugin as the engine makes it for ``command``, with its default options."""
+    made = PaperlensPlugin()
+    errors, _ = made.load_config({}, str(ROOT / "mkdocs.yml"))
+    assert not errors
+    made.on_startup(command=command, dirty=False)
+    return made
 
 
 def test_the_placeholder_names_the_script_and_its_error():
@@ -41,7 +43,7 @@ def two_figures(monkeypatch):
         return {f.site_path: figures.Rendered(b"<svg/>", "fine") for f in chosen}, len(chosen)
 
     monkeypatch.setattr(figures, "render_all", render_all)
-    monkeypatch.setattr(figures, "discover", lambda: [good, bad])
+    monkeypatch.setattr(figures, "discover", lambda folder=None: [good, bad])
     return good, bad
 
 
@@ -49,16 +51,12 @@ def test_under_serve_the_other_figures_are_drawn_and_the_failing_one_shows_its_e
     two_figures, capsys
 ):
     good, bad = two_figures
-    module = hooks()
-    module._state["command"] = "serve"
-    drawn, _ = module._render_figures()
+    drawn, _ = plugin("serve")._render_figures()
     assert drawn[good.site_path].alt == "fine"
     assert "ZeroDivisionError" in drawn[bad.site_path].alt
     assert "figures/a/bad.py" in capsys.readouterr().err  # and in the terminal
 
 
 def test_a_build_fails_on_it(two_figures):
-    module = hooks()
-    module._state["command"] = "build"
     with pytest.raises(Exception, match="figures/a/bad.py failed"):
-        module._render_figures()
+        plugin("build")._render_figures()

@@ -68,6 +68,23 @@ def has_boxes(markdown: str) -> bool:
     return bool(directives(markdown))
 
 
+def fill_boxes(markdown: str, page: Any, outcome: examples.Outcome | None) -> str:
+    """A page of the build with its answer boxes expanded from the ``answers`` its examples
+    computed (`expand`).
+
+    Raises:
+        AnswerError: the page has boxes but its code defines no ``answers`` dictionary.
+    """
+    if not has_boxes(markdown):
+        return markdown
+    where = f"docs/{page.file.src_uri}"
+    if outcome is None:  # the examples were not run (the plugin's `run_examples: false`)
+        return expand(markdown, {}, page=where, missing_ok=True)
+    if not isinstance(outcome.answers, dict):
+        raise AnswerError(f"{where}: the page's code defines no `answers` dictionary")
+    return expand(markdown, outcome.answers, page=where, missing_ok=not outcome.ok)
+
+
 def compute(path: Path) -> dict[str, Any]:
     """The ``answers`` dictionary the page's examples fill, run as the tests run them (the
     build takes it from its own run of the page, `sitekit.examples`, instead)."""

@@ -10,9 +10,12 @@ from __future__ import annotations
 import html
 import re
 from collections import defaultdict
+from pathlib import Path
+from typing import Any
 
 from sitekit import page_model
-from sitekit.examples import Failure, Outcome, versions
+from sitekit.cache import versions
+from sitekit.examples import Failure, Outcome
 
 FAILURE_CLASS = "example-failure"
 NOTICE_CLASS = "example-failures"
@@ -68,7 +71,7 @@ def _notice(outcome: Outcome) -> list[str]:
 
 
 def mark(markdown: str, source: str, outcome: Outcome) -> str:
-    """``markdown`` (the page after its front matter, as MkDocs hands it to the hooks) with a
+    """``markdown`` (the page after its front matter, as MkDocs hands it to the plugin) with a
     failure box after each block whose examples failed and a notice at the top linking to them.
 
     ``source`` is the page's whole file, as the examples were parsed from it.
@@ -95,6 +98,26 @@ def mark(markdown: str, source: str, outcome: Outcome) -> str:
     # The notice goes under the page's title when it opens the page, else first.
     at = 1 if out and out[0].startswith("# ") else 0
     return "\n".join(out[:at] + _notice(outcome) + out[at:])
+
+
+def mark_failures(markdown: str, page: Any, outcome: Outcome | None) -> str:
+    """`mark`, for a page of the build: its failing examples marked where they fail (under
+    ``make serve``; ``make site`` has stopped already)."""
+    if outcome is None or outcome.ok:
+        return markdown
+    source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+    return mark(markdown, source, outcome)
+
+
+def failures_report(outcomes: dict[str, Outcome]) -> tuple[str, str] | None:
+    """A title and a report of every failing example, as the terminal shows them; None when
+    every example passed."""
+    failed = [o for o in outcomes.values() if not o.ok]
+    if not failed:
+        return None
+    count = sum(len(o.failures) for o in failed)
+    title = f"{count} example{'s' * (count != 1)} failed on {len(failed)} page(s)"
+    return title, "\n\n".join(o.describe() for o in failed)
 
 
 def _versions() -> str:

@@ -48,13 +48,14 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
-import matplotlib.pyplot as plt
 from cycler import cycler
 from matplotlib.colors import Colormap, LinearSegmentedColormap, to_hex, to_rgb
-from matplotlib.figure import Figure
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 WIDTH = 7.0  # inches; the content column is about 700 px wide
 NARROW_WIDTH = 3.9  # inches, 374 CSS px: a phone's column (390 px less its margins) is ~358 px
@@ -223,6 +224,12 @@ class Frames:
 WIDE = Layout("wide", WIDTH)
 NARROW = Layout("narrow", NARROW_WIDTH, stacked=True)
 LAYOUTS = (WIDE, NARROW)
+# A phone's screen, where the page shows a figure's narrow layout: below this width the content
+# column (the screen less 2 × 0.8 rem) is narrower than 0.75 of a wide figure's 672 px, but wider
+# than a narrow figure's 374 px. The one home of the breakpoint: figures, explorable figures and
+# notebook figures take it from here, and docs/assets/paperlens.css, which lays each layout's
+# links over its figure, says the same (tests/tools/test_figures.py checks it).
+NARROW_MEDIA = "(max-width: 640px)"
 
 
 def apply(style: Style = LIGHT) -> None:
@@ -283,6 +290,8 @@ def new_figure(
     grid's own shape, so that a script indexes them the same way in every layout. A script
     that lays out its grid itself (merging cells) passes ``stack=False``.
     """
+    import matplotlib.pyplot as plt  # here: the build reads this module without drawing
+
     if layout.stacked and stack and ncols > 1:
         kwargs.pop("width_ratios", None)
         ratios = kwargs.pop("height_ratios", None)
@@ -310,6 +319,8 @@ def new_figure(
 
 def to_svg(fig: Figure) -> bytes:
     """Serialise a figure to SVG bytes that are identical from build to build."""
+    import matplotlib.pyplot as plt
+
     buffer = io.BytesIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     plt.close(fig)

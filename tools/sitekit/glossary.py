@@ -13,7 +13,7 @@ Python-Markdown's ``abbr`` extension wraps each occurrence in ``<abbr title="...
 pages are not rendered by Python-Markdown; :func:`abbreviate_html` gives them the same tooltips.
 The page that defines a word shows no tooltip for it (:func:`without_own_tooltips`).
 
-The build (``tools/mkdocs_hooks.py``) and ``tests/tools/test_glossary.py`` fail when
+The build (``sitekit.plugin``) and ``tests/tools/test_glossary.py`` fail when
 
 - ``includes/glossary.md`` differs from what the table generates (run this module to rewrite
   it: ``.venv/bin/python tools/sitekit/glossary.py``);

@@ -345,6 +345,10 @@ class SiteNotebooks:
     downloads: dict[str, str]  # page source -> its notebook's path in the site
     cells: dict[str, int]  # notebook page source -> its number of code cells
 
+    @classmethod
+    def empty(cls) -> SiteNotebooks:
+        return cls({}, {}, {})
+
 
 def site_notebooks(
     pages: list[tuple[str, str]], figures: dict[str, Rendered], site_url: str

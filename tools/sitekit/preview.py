@@ -15,16 +15,23 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
 
-from sitekit.figures import hash_files
+from mkdocs.structure.files import File, Files
+
+from sitekit import katex, notebooks
+from sitekit.cache import hash_files
+from sitekit.examples import Outcome
+from sitekit.explorables import Explorable
+from sitekit.figures import Rendered
 
 # Everything every page's HTML depends on besides its own inputs.
 SHARED = (
     "mkdocs.yml",
     "overrides/**/*",
     "includes/**/*",
-    "tools/mkdocs_hooks.py",
     "tools/sitekit/**/*.py",
     "tools/sitekit/*.js",
     "docs/assets/**/*",
@@ -63,3 +70,92 @@ def outdated(
     if shared != previous_shared:
         return sorted(keys)
     return sorted(page for page, key in keys.items() if previous.get(page) != key)
+
+
+def page_key(source: bytes, outcome: Outcome | None, library: str) -> str:
+    """What one page's HTML depends on besides what all pages share: its source, its examples'
+    outcome, and ``library`` (a hash of the library's source) for a page that runs or
+    documents it (a notebook, or the API page), else ``""``."""
+    digest = hashlib.sha256(source)
+    if outcome is not None:
+        summary = (outcome.collected, outcome.passed, outcome.skipped, outcome.failures)
+        digest.update(repr((summary, outcome.answers)).encode())
+    digest.update(library.encode())
+    return digest.hexdigest()
+
+
+class PageKeys:
+    """The keys of the pages last served, kept across the rebuilds of ``make serve``."""
+
+    def __init__(self) -> None:
+        self.keys: dict[str, str] = {}
+        self.shared = ""
+        self.built_once = False
+
+    def outdate(
+        self,
+        files: Files,
+        figures: Mapping[str, Rendered],
+        explorables: Mapping[str, Explorable],
+        key: Callable[[File], str],
+    ) -> None:
+        """Remove the HTML of every page whose inputs changed since the last build, so the
+        engine rebuilds it although its source is unchanged."""
+        pages = [
+            f
+            for f in files
+            if f.generated_by is None
+            and (f.src_uri.endswith(".md") or notebooks.is_notebook(f.src_uri))
+        ]
+        keys = {f.src_uri: key(f) for f in pages}
+        alts = [f"{path}\0{figure.alt}" for path, figure in sorted(figures.items())]
+        for path, explorable in sorted(explorables.items()):  # their page markup
+            alts += [f"{path}\0{frame.text}\0{frame.alt}" for frame in explorable.frames]
+        shared = shared_key(keys, alts)
+        stale = set(outdated(keys, self.keys, shared, self.shared))
+        for f in pages:
+            if f.src_uri in stale:
+                Path(f.abs_dest_path).unlink(missing_ok=True)
+        self.keys, self.shared = keys, shared
+        if self.built_once:
+            logging.getLogger("mkdocs.plugins.paperlens").info(
+                "paperlens: %d of %d pages rebuilt", len(stale), len(pages)
+            )
+        self.built_once = True
+
+
+def read_titles(nav: Any, config: Any) -> None:
+    """Under ``serve --dirty``, pages the engine does not rebuild are not read, and their
+    titles would be missing from the navigation of the pages it does; read them (cheap: the
+    source and its front matter)."""
+    for page in nav.pages:
+        if page.markdown is None and not notebooks.is_notebook(page.file.src_uri):
+            page.read_source(config)
+            if page.title:
+                page.title = katex.plain_text(page.title)
+
+
+def allow_pages_outside_nav(config: Any) -> None:
+    """Under ``make serve``: a page not yet listed in ``nav`` is served. The engine's warning
+    about it would stop ``serve --strict``'s rebuild and leave the old site up, the new page
+    missing; `pages_outside_nav` says what to do instead. ``make site`` still fails on it."""
+    config["validation"]["nav"]["omitted_files"] = logging.INFO
+
+
+def pages_outside_nav(nav: Any, files: Files, site_url: str) -> str | None:
+    """What to tell a contributor whose new pages are not in ``nav`` yet, or None."""
+    listed = {page.file.src_uri for page in nav.pages}
+    outside = [
+        f
+        for f in files.documentation_pages()
+        if f.src_uri not in listed and f.inclusion.is_in_nav()  # type: ignore[no-untyped-call]
+    ]
+    if not outside:
+        return None
+    lines = [f"  docs/{f.src_uri}, served at {site_url.rstrip('/')}/{f.url}" for f in outside]
+    return (
+        "these pages are not in mkdocs.yml's nav yet:\n"
+        + "\n".join(lines)
+        + "\nThe preview serves them; add each under `nav:` in mkdocs.yml, in reading order"
+        ' ("Add a page", step 2, in docs/contributing/index.md): `make site` fails until then.'
+    )

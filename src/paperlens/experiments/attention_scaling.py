@@ -39,6 +39,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 from scipy import stats
 
+from paperlens._cache import cached
 from paperlens._checks import FloatArray, require_size
 from paperlens._kernels import softmax_, softmax_backward
 from paperlens.experiments import log
@@ -568,6 +569,7 @@ class Result(NamedTuple):
     """The full sweeps: per convention, the scaled layer against the unscaled one."""
 
 
+@cached  # computed once for the build, the tests and a reader's notebook (paperlens._cache)
 def run(setup: Setup = PAGE, *, perturbation: Perturbation | None = None) -> Result:
     """Run the experiment at ``setup``: initialisation, training, the reparametrisation.
 

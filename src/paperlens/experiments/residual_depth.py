@@ -38,6 +38,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import stats
 
+from paperlens._cache import cached
 from paperlens._checks import FloatArray, require_real_scalar, require_size
 from paperlens.adam import adam_init, adam_step
 from paperlens.experiments.claims import (
@@ -497,6 +498,7 @@ def _train_task(args: _Task) -> FloatArray:
     return curve
 
 
+@cached  # computed once for the build, the tests and a reader's notebook (paperlens._cache)
 def run(
     setup: Setup,
     *,

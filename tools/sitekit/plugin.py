@@ -1,0 +1,419 @@
+"""The paperlens plugin: the build reads as the list of steps in each event below.
+
+``mkdocs.yml`` lists it under ``plugins:`` as ``paperlens`` (registered by an entry point in
+``tools/pyproject.toml``, in both groups ProperDocs reads). Its options (`PaperlensConfig`) are
+what a contributor may switch; the work is done by the ``sitekit`` modules each step names.
+
+What one build computes lives on a `Build`, made afresh by ``on_config``. What must outlive a
+build under ``make serve`` lives on the `Session`, made by ``on_startup`` and closed by
+``on_shutdown``: the warm pool that runs the pages' examples, and the keys of the pages served.
+Nothing is reloaded in place: when the build code itself (``tools/sitekit``) changes under
+``make serve``, the server restarts (`Session.restart_if_code_changed`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
+from mkdocs.structure.pages import Page
+
+from paperlens import _cache as experiment_cache
+from sitekit import (
+    answers,
+    cards,
+    concepts,
+    copy_code,
+    example_report,
+    examples,
+    explorables,
+    figures,
+    glossary,
+    katex,
+    lifecycle,
+    notebook_figures,
+    notebook_html,
+    notebooks,
+    paths,
+    preview,
+    proof,
+    wheel,
+)
+
+log = logging.getLogger("mkdocs.plugins.paperlens")
+T = TypeVar("T")
+
+
+# mkdocs' Config and BasePlugin define __init_subclass__ without annotations.
+class PaperlensConfig(base.Config):  # type: ignore[no-untyped-call]
+    """The plugin's options in ``mkdocs.yml`` (the contributing guide explains each)."""
+
+    # The folder of the figure scripts, figures/<section>/<page>/<figure>.py.
+    figures = c.Dir(exists=True, default="figures")
+    # Run every page's examples at build time, as the tests do.
+    run_examples = c.Type(bool, default=True)
+    # Render every frame of the explorable figures (else pages show their default frame).
+    explorables = c.Type(bool, default=True)
+    # Execute the experiment notebooks (else their pages show the code without its output).
+    execute_notebooks = c.Type(bool, default=True)
+
+
+@dataclass
+class Build:
+    """What one build computes, in the order the events compute it."""
+
+    renderer: katex.Renderer
+    library: str  # a hash of src/paperlens
+    words: list[glossary.Word]
+    tooltips: dict[str, str]
+    start: float = field(default_factory=time.perf_counter)
+    figures: dict[str, figures.Rendered] = field(default_factory=dict)
+    explorables: dict[str, explorables.Explorable] = field(default_factory=dict)
+    outcomes: dict[str, examples.Outcome] = field(default_factory=dict)
+    notebooks: notebooks.SiteNotebooks = field(default_factory=notebooks.SiteNotebooks.empty)
+    notebook_figures: dict[str, bytes] = field(default_factory=dict)
+
+    def outcome(self, page: Page) -> examples.Outcome | None:
+        return self.outcomes.get(f"docs/{page.file.src_uri}")
+
+
+class Session:
+    """What outlives one build: the warm pool of example workers, and under ``make serve`` the
+    keys of the pages served (`sitekit.preview`). Owned by the plugin; closed on shutdown."""
+
+    def __init__(self, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
+        self.dirty = dirty
+        self.runner = examples.Runner()
+        self.pages = preview.PageKeys()
+        self.code = lifecycle.code_key()
+        self.stopper: lifecycle.Stopper | None = None
+
+    def restart_if_code_changed(self, config: MkDocsConfig) -> None:
+        """Under ``make serve``: an edit to the build code restarts the server (this process,
+        with its arguments), since modules are not reloaded in place."""
+        if self.serving and lifecycle.code_key() != self.code:
+            self.close()
+            lifecycle.restart_server(Path(config["site_dir"]))
+
+    def close(self) -> None:
+        self.runner.close()
+
+
+class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-call]
+    """Checks every page (concept order, glossary, examples, math, figures) and adds what the
+    build generates (figures, frames, notebooks, the Review page and its deck, the wheel)."""
+
+    def __init__(self) -> None:
+        self.session: Session | None = None
+        self.build: Build | None = None
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        self.session = Session(command, dirty)
+        if self.session.serving:  # Ctrl-C, kill, or a make stopped: the server shuts down
+            self.session.stopper = lifecycle.stop_cleanly_on_signals()
+        if dirty:  # `make serve`: rebuild only the pages an edit touches (sitekit.preview)
+            preview.allow_dirty_builds()
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        session = self._session()
+        session.restart_if_code_changed(config)
+        if session.serving:  # a new page not yet in nav is served, with a note what to do
+            preview.allow_pages_outside_nav(config)
+        docs = Path(config["docs_dir"])
+        words = _checked(lambda: _check_pages(docs, config))
+        self.build = Build(katex.Renderer(), figures.library_key(), words, glossary.glossary(words))
+        _configure_notebooks(config, self.config.execute_notebooks)
+        return config
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        build, session = self._build(), self._session()
+        docs = Path(config["docs_dir"])
+        started = self._start_examples(files, docs)  # run while the figures render
+        build.figures, drawn = self._render_figures()
+        build.explorables, frames = self._render_explorables()
+        build.outcomes = self._finish_examples(started)
+        build.notebooks = _notebooks(files, build.figures, config["site_url"] or "/")
+        generated = _generated_files(build, Path(config["docs_dir"]), config["nav"])
+        for path, content in generated.items():
+            files.append(File.generated(config, path, content=content))
+        if session.dirty:  # `make serve`: rebuild the pages whose inputs changed
+            session.pages.outdate(files, build.figures, build.explorables, self._page_key)
+        _log_files(build, len(generated), drawn, frames)
+        return files
+
+    def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
+        if self._session().dirty:  # the titles of pages a dirty build does not read
+            preview.read_titles(nav, config)
+        if self._session().serving:  # new pages not yet in nav: say what to do
+            note = preview.pages_outside_nav(nav, files, config["site_url"] or "/")
+            if note is not None:
+                lifecycle.tell(note)
+        return nav
+
+    def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
+        if notebooks.is_notebook(page.file.src_uri):  # an executed notebook: a verified cache
+            entry = notebook_html.cache_entry(page, config, self._build().library)
+            notebook_html.cache_rendering(page, entry)
+        return page
+
+    def on_page_markdown(
+        self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        outcome = self._build().outcome(page)
+        markdown = example_report.mark_failures(markdown, page, outcome)  # under serve
+        return _checked(lambda: answers.fill_boxes(markdown, page, outcome))
+
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        build = self._build()
+        src, where = page.file.src_uri, f"docs/{page.file.src_uri}"
+        if notebooks.is_notebook(src):  # nbconvert's HTML, made to read like the other pages
+            html = _checked(
+                lambda: notebook_html.clean_page(html, page, build.renderer, build.tooltips)
+            )
+        else:
+            html = _checked(lambda: build.renderer.render_page(html, where=where))
+        html = glossary.without_own_tooltips(html, build.words, src)
+        html = _checked(lambda: figures.embed(html, page.url, build.figures, where=where))
+        html = _checked(lambda: explorables.embed(html, page.url, build.explorables, where=where))
+        if notebooks.is_notebook(src):
+            html = notebook_figures.extract(html, page.url, build.notebook_figures)
+        html = copy_code.add_copy_text(html)
+        html += example_report.footer(build.outcome(page), build.notebooks.cells.get(src))
+        katex.plain_titles(page)
+        return notebook_html.download_button(build.notebooks.downloads.get(src), page) + html
+
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        return proof.mark(output, self._proof(page, config))  # checked by make site after
+
+    def on_post_template(
+        self, output_content: str, *, template_name: str, config: MkDocsConfig
+    ) -> str:
+        if not template_name.endswith(".html"):  # the theme's pages (404.html)
+            return output_content
+        return proof.mark(output_content, {"checks": proof.checks(dict(self.config))})
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        build = self._build()
+        build.renderer.close()
+        site = Path(config["site_dir"])
+        for path, svg in sorted(build.notebook_figures.items()):
+            (site / path).parent.mkdir(parents=True, exist_ok=True)
+            (site / path).write_bytes(svg)
+        log.info(
+            "paperlens: %d formulas rendered by KaTeX (others cached); the plugin took %.2f s",
+            build.renderer.rendered,
+            time.perf_counter() - build.start,
+        )
+
+    def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        stopper = self._session().stopper
+        if stopper is not None:  # stopped between builds, not inside one
+            stopper.server = server
+        return server
+
+    def on_build_error(self, *, error: Exception) -> None:
+        if self.build is not None:
+            self.build.renderer.close()
+
+    def on_shutdown(self) -> None:
+        if self.session is not None:
+            self.session.close()
+
+    # --- The steps -------------------------------------------------------------------------
+
+    def _session(self) -> Session:
+        if self.session is None:  # an engine that skipped on_startup
+            self.session = Session("build", dirty=False)
+        return self.session
+
+    def _build(self) -> Build:
+        if self.build is None:
+            raise PluginError("paperlens: on_config did not run")
+        return self.build
+
+    def _start_examples(self, files: Files, docs: Path) -> dict[str, Any]:
+        if not self.config.run_examples:
+            return {}
+        pages = [
+            Path(f.abs_src_path)
+            for f in files
+            if f.src_uri.endswith(".md")
+            and f.abs_src_path
+            and Path(f.abs_src_path).is_relative_to(docs)
+        ]
+        return dict(self._session().runner.start(pages, docs))
+
+    def _finish_examples(self, started: dict[str, Any]) -> dict[str, examples.Outcome]:
+        """Every page's outcome; a failure fails ``make site``, and under ``make serve`` it is
+        printed here and shown in the page (`sitekit.example_report`)."""
+        runner = self._session().runner
+        outcomes = runner.finish(started)
+        log.info(
+            "paperlens: %d examples on %d pages checked (%d pages run, %d cached)",
+            sum(o.collected for o in outcomes.values()),
+            len(outcomes),
+            runner.ran,
+            len(outcomes) - runner.ran,
+        )
+        report = example_report.failures_report(outcomes)
+        if report is not None:
+            title, text = report
+            if not self._session().serving:
+                raise PluginError(f"{title}:\n\n{text}")
+            lifecycle.tell(f"{title} (shown in the page):\n\n{text}")
+        return outcomes
+
+    def _render_figures(self) -> tuple[dict[str, figures.Rendered], int]:
+        """Every figure. A script that raises fails ``make site``; under ``make serve`` its
+        figure is a placeholder showing the error, and the others are drawn."""
+        found = figures.discover(Path(self.config.figures))
+        try:
+            return figures.render_all(found)
+        except figures.FigureError as err:
+            if not self._session().serving:
+                raise PluginError(str(err)) from None
+            lifecycle.tell(f"a figure script failed (shown in the page):\n{err}")
+        return figures.render_each(found)
+
+    def _render_explorables(self) -> tuple[dict[str, explorables.Explorable], int]:
+        """Every frame of every explorable figure, in every style and layout. Under ``make
+        serve`` a failure leaves the page its default frame, without its control."""
+        if not self.config.explorables:
+            return {}, 0
+        try:
+            return explorables.render_all(explorables.discover(Path(self.config.figures)))
+        except figures.FigureError as err:
+            if not self._session().serving:
+                raise PluginError(str(err)) from None
+            lifecycle.tell(f"an explorable figure failed:\n{err}")
+        return {}, 0
+
+    def _proof(self, page: Page, config: MkDocsConfig) -> dict[str, str]:
+        """What the plugin checked on ``page`` (`sitekit.proof`)."""
+        build, src = self._build(), page.file.src_uri
+        facts = {"source": f"docs/{src}"}
+        if notebooks.is_notebook(src):
+            jupyter = config["plugins"].get("mkdocs-jupyter")
+            executed = jupyter is not None and bool(jupyter.config["execute"])
+            facts["cells"] = str(build.notebooks.cells.get(src, 0))
+            facts["executed"] = "yes" if executed else "no"
+        else:
+            outcome = build.outcome(page)
+            facts["examples"] = str(outcome.collected if outcome is not None else 0)
+            facts["status"] = _status(outcome, generated=page.file.generated_by is not None)
+        facts["checks"] = proof.checks(dict(self.config))
+        return facts
+
+    def _page_key(self, f: File) -> str:
+        """What one page's HTML depends on besides what all pages share (`sitekit.preview`)."""
+        build = self._build()
+        outcome = build.outcomes.get(f"docs/{f.src_uri}")
+        executed = notebooks.is_notebook(f.src_uri) or b"\n::: " in f.content_bytes
+        return preview.page_key(f.content_bytes, outcome, build.library if executed else "")
+
+
+def _checked(step: Callable[[], T]) -> T:
+    """Run a step whose error names the page and what to fix: it stops the build, with no
+    traceback."""
+    errors = (
+        concepts.ConceptError,
+        glossary.GlossaryError,
+        answers.AnswerError,
+        katex.MathError,
+        figures.FigureError,
+    )
+    try:
+        return step()
+    except errors as err:
+        raise PluginError(str(err)) from None
+
+
+def _status(outcome: examples.Outcome | None, *, generated: bool) -> str:
+    """A page's examples, in its proof: ``passed``, ``failed``, ``none`` (a page without
+    examples, or one the build generated) or ``not-run`` (``run_examples: false``)."""
+    if outcome is None:
+        return "none" if generated else "not-run"
+    if not outcome.collected:
+        return "none"
+    return "passed" if outcome.ok else "failed"
+
+
+def _check_pages(docs: Path, config: MkDocsConfig) -> list[glossary.Word]:
+    """The checks of the pages' sources as a whole: concepts in reading order, and every word
+    of the glossary defined where it is first used; returns the glossary's words."""
+    concepts.check_order(concepts.load(docs, config["nav"]))
+    root = Path(config["config_file_path"]).parent
+    return glossary.check(docs, config["nav"], root / glossary.GLOSSARY_FILE)
+
+
+def _configure_notebooks(config: MkDocsConfig, execute: bool) -> None:
+    """mkdocs-jupyter executes the notebooks; this plugin caches what it renders
+    (`sitekit.notebook_html`), so mkdocs-jupyter's own cache must be off. Their kernels draw
+    figures in the site's style, and share the experiments' cache with the tests."""
+    jupyter = config["plugins"].get("mkdocs-jupyter")
+    if jupyter is None:
+        return
+    if jupyter.config.get("cache", False):
+        raise PluginError(
+            "mkdocs.yml: set `cache: false` under mkdocs-jupyter; the paperlens plugin caches "
+            "executed notebooks itself, keyed by the library and the BLAS kernel too"
+        )
+    jupyter.config["execute"] = jupyter.config["execute"] and execute
+    notebook_figures.configure_kernels()
+    os.environ.setdefault(experiment_cache.ENV, str(paths.cache_root() / "experiments"))
+
+
+def _notebooks(
+    files: Files, rendered: dict[str, figures.Rendered], site_url: str
+) -> notebooks.SiteNotebooks:
+    """The ``.ipynb`` of every page readers can download."""
+    # Every file, not documentation_pages(): mkdocs-jupyter may not have claimed the .py yet.
+    pages = [
+        (f.src_uri, f.content_string)
+        for f in files
+        if f.src_uri.endswith(".md") or notebooks.is_notebook(f.src_uri)
+    ]
+    return notebooks.site_notebooks(pages, rendered, site_url)
+
+
+def _generated_files(build: Build, docs: Path, nav: Any) -> dict[str, bytes]:
+    """Every file the build adds to the site, by its path in the site."""
+    review = cards.collect(docs, nav)
+    return {
+        **{p: svg for path, fig in build.figures.items() for p, svg in fig.files(path).items()},
+        **{path: svg for e in build.explorables.values() for path, svg in e.svgs.items()},
+        **katex.asset_files(),
+        **build.notebooks.files,
+        f"downloads/{wheel.wheel_name()}": wheel.build_wheel(),
+        cards.REVIEW_PAGE: cards.review_markdown(review).encode(),
+        cards.DECK_FILE: cards.anki_csv(review),
+    }
+
+
+def _log_files(build: Build, generated: int, drawn: int, frames: int) -> None:
+    log.info(
+        "paperlens: %d files generated, %d figures (%d rendered, %d cached), in %.2f s",
+        generated,
+        len(build.figures),
+        drawn,
+        len(build.figures) - drawn,
+        time.perf_counter() - build.start,
+    )
+    log.info(
+        "paperlens: %d explorable figures, %d frames rendered afresh",
+        len(build.explorables),
+        frames,
+    )
