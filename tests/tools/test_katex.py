@@ -21,6 +21,7 @@ def test_inline_and_display_math_become_katex_html(renderer):
     out = renderer.render_page(page, where="docs/x.md")
     assert "arithmatex" not in out
     assert out.count('class="katex"') == 2
+
     assert 'class="katex-display"' in out
     assert "sqrt" in out  # KaTeX draws the root with its own svg/class names
 
@@ -76,6 +77,14 @@ def test_notebook_text_math_is_rendered(renderer):
     out = renderer.render_text_math("<p>cost $O(n^2)$ and $$e^x$$</p>", where="nb.py")
     assert "$" not in out
     assert out.count('class="katex"') == 2
+
+
+def test_notebook_code_keeps_its_dollars(renderer):
+    code = '<div class="highlight"><pre><span>f"$d_k = {d}$ and $n$"</span></pre></div>'
+    inline = "<p>run <code>print('$x$')</code> for $x$</p>"
+    out = renderer.render_text_math(code + inline, where="nb.py")
+    assert out.startswith(code)
+    assert "<code>print('$x$')</code>" in out and out.count('class="katex"') == 1
 
 
 def test_shipped_assets_are_local_woff2_fonts_only():

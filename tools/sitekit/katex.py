@@ -29,6 +29,8 @@ _INLINE = re.compile(r'<span class="arithmatex">\\\((.+?)\\\)</span>', re.S)
 _DISPLAY = re.compile(r'<div class="arithmatex">\\\[(.+?)\\\]</div>', re.S)
 # Notebook Markdown cells (mkdocs-jupyter) keep $...$ and $$...$$ as text: the Markdown-side
 # patterns of `sitekit.page_model`, shared with the Anki deck.
+# Code in a notebook page's HTML, where a $ is a character, not math.
+_CODE = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>)", re.S)
 
 
 class MathError(Exception):
@@ -88,8 +90,13 @@ class Renderer:
         return self._substitute(page_html, _DISPLAY, _INLINE, where)
 
     def render_text_math(self, text_html: str, *, where: str) -> str:
-        """Render $$...$$ and $...$ left as text (notebook Markdown cells)."""
-        return self._substitute(text_html, MATH_DISPLAY, MATH_INLINE, where)
+        """Render $$...$$ and $...$ left as text (notebook Markdown cells), but not inside code
+        (``<pre>``, ``<code>``): a code cell's f-string ``f"$d_k = {d}$"`` stays code."""
+        parts = _CODE.split(text_html)  # odd indices: the code elements, kept as they are
+        return "".join(
+            part if i % 2 else self._substitute(part, MATH_DISPLAY, MATH_INLINE, where)
+            for i, part in enumerate(parts)
+        )
 
     def _substitute(
         self, text: str, display: re.Pattern[str], inline: re.Pattern[str], where: str
