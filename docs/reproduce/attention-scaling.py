@@ -914,11 +914,11 @@ $d_k \\approx {jacobian_at:.0f}$ on, far less at large $d_k$ (the median ratio i
 {med.estimate:.1e} at $d_k = {d[last]:g}$); with one random upstream direction the crossing is
 near {at_cross["one random g"]:.0f}, in the worst direction near {at_cross["operator"]:.0f}.
 With $\\pm 1$ components, which footnote 4 allows as well, the two crossings lie {rad_w} and
-{rad_j}: where they lie depends on the distribution and the summary. That they exist is not
-particular to these two, though this page measures only them, by an argument: for any
-distribution footnote 4 allows, a query's scores $q \\cdot k_j$ over the keys, divided by
-$\\sqrt{{d_k}}$, tend to independent normals as $d_k$ grows (the central limit theorem, given
-$q$), so the unscaled scores' gaps grow like $\\sqrt{{d_k}}$ and the softmax saturates for the
+{rad_j}: where they lie depends on the distribution and the summary. That they exist holds
+for every distribution footnote 4 allows, by an argument (this page measures only these two):
+given $q$, a query's scores $q \\cdot k_j$ over the keys, divided by
+$\\sqrt{{d_k}}$, tend to independent normals as $d_k$ grows (the central limit theorem),
+so the unscaled scores' gaps grow like $\\sqrt{{d_k}}$ and the softmax saturates for the
 typical draw.
 The batch's gradient shrinks much less than the typical draw's: by the root mean square, the
 softmax passes back {1 / rms(J_u, J_s):.1f} times less at $d_k = {d[last]:g}$, and the mean
