@@ -35,9 +35,10 @@
 #    learning rate: equivalent within a margin at a small $d_k$, different at $d_k = 64$ (the
 #    paper's value, in a much smaller model): with the MSE the scaled layer ends lower, with the
 #    cross-entropy the unscaled one, for a reason section 2 shows.
-# 3. **Why the division, and not a smaller start?** Under gradient descent the two are the same
-#    computation (bit for bit where $d_k^{1/4}$ is a power of two); under Adam too, until
-#    default settings get in the way.
+# 3. **Why the division, and not a smaller start?** Under gradient descent, a start $d_k^{1/4}$
+#    times smaller with the learning rate of $W_q, W_k$ divided by $\sqrt{d_k}$ is the same
+#    computation as the division (bit for bit where $d_k^{1/4}$ is a power of two); under Adam
+#    too, with its own settings for $W_q, W_k$, until default settings get in the way.
 #
 # **What this notebook needs:** `paperlens` with its `notebooks` extra, which the install line
 # on the [home page](../index.md) gives. Everything on the page is computed by the next cell.
@@ -106,13 +107,38 @@ assert rechecked and all(
     for c, new in rechecked
 )
 assert [c.evidence for c in claims[3:5]] == [f"p = {p:.2g}" for p in scipy_p]
+
+
+def sign_test(claim, s, u):  # exact sign test(s) about the median of the paired differences
+    def p(wins):  # P(at least this many of n pairs agree | each agrees with probability 1/2)
+        return stats.binomtest(int(wins.sum()), wins.size, alternative="greater").pvalue
+
+    if "TOST" in claim["test"]:
+        return max(p(u - s < design.margin), p(u - s > -design.margin))
+    return p(s > u) if "cross-entropy" in claim["statement"] else p(u > s)
+
+
+this_build = {  # this build's trainings, in the log's form, for arms_of
+    "trained": {
+        key: {a: {"test log10 final": x} for a, x in zip(t.arms, t.log_final(), strict=True)}
+        for key, t in result.trained.items()
+    },
+    "adam": {},
+}
+sign_p = {  # every signed-rank verdict on the page: its sign test's p-value
+    f"claim {i}": sign_test(c._asdict(), *arms_of(c._asdict(), this_build))
+    for i, c in enumerate(claims, 1)
+    if "signed-rank" in c.test
+} | {c["statement"].split(": ")[1]: sign_test(c, *arms_of(c, full["outcome"])) for c in logged}
+assert len(sign_p) == tests - 2 and max(sign_p.values()) < alpha  # all but claims 1 and 2
 Markdown(
     f"""**How the claims are decided.** Each claim below was written down before the run that
 decides it: its statement, level, margin and window in `exp.DESIGN`, the test deciding it in
-`exp.claims` and `paperlens.experiments.claims`. Each is tested one-sided at the level
-{alpha:g}, on draws and seeds that no design choice saw; [Checking a claim
-honestly](checking-claims.md) explains the tests. One thing changed after the confirmation:
-the signed-rank test, which the confirmation ran with `scipy.stats.wilcoxon` (the log's
+`exp.claims` and `paperlens.experiments.claims`. Each that is a test (all but the identities
+below) is one-sided at the level {alpha:g}, on draws and seeds that no design choice saw;
+[Checking a claim honestly](checking-claims.md) explains the tests. One thing changed after
+the confirmation: the signed-rank test, which the confirmation ran with
+`scipy.stats.wilcoxon` (the log's
 entries say "Wilcoxon signed-rank test"), was reimplemented as an exact count over Walsh
 averages, zeros and ties counted against the claim (this build prints "exact Wilcoxon
 signed-rank test"). Rerun by the new code on the numbers in the log, the {len(rechecked)}
@@ -124,9 +150,18 @@ verdicts: {len(claims)} decided in this build and {len(logged)} read from the lo
 sweeps. {identities} of them are identities, checked bit for bit, with no error rate; the other
 {tests} are tests, one by one, with no correction for their number. If each held its level, the
 chance that any of the {tests} passes while false would be at most {tests} × {alpha:g} =
-{tests * alpha:g}. That bound is nominal: the signed-rank tests behind claims 3 to 5 and the
-Adam claims hold their level only when the paired differences are symmetric about their centre,
-and section 2 shows that some are not (one seed far out, or two clusters). The descriptions
+{tests * alpha:g}. The signed-rank tests behind claims 3 to 5 and the Adam claims hold their
+level exactly under the null that the two versions could swap places within a seed (the paired
+differences then symmetric about 0), whatever shape the differences take when that null is
+false. Symmetry is needed for something else: to read the Hodges–Lehmann shift as *the* centre
+of the differences (for symmetric ones it is their median), and for the equivalence claims,
+whose nulls put that centre at ±{design.margin:g}. Section 2 shows that some differences are
+not symmetric (one seed far out, or two clusters). So each of these {len(sign_p)} verdicts is
+checked again here, as a claim about the **median** difference, by an exact sign test, which
+assumes nothing of their shape (`scipy.stats.binomtest`; for an equivalence, the larger p of
+the two one-sided tests at ±{design.margin:g}; a zero counts against the claim). Every one
+holds at {alpha:g}: the largest p is {max(sign_p.values()):.1g} ({max(sign_p, key=sign_p.get)}).
+The descriptions
 measured after the confirmation, to answer a review, are labelled as such and decide nothing.
 The last section lists every design tried.
 
@@ -266,6 +301,9 @@ assert J_median_64 < 1
 # raises the median
 assert (q_mean[d >= grad_larger] > 1).all() and q_mean[i64] > 1 and q_median[i64] > 1
 assert q_mean[last] > 1 > q_median[last] and mean_u.high < mean_s.low
+t64 = result.trained[f"mse d_k={design.large_d_k}"]
+rate_64 = [t64.rates[j][t64.chosen[j]] for j in (0, 1)]  # each version's tuned rate, MSE at 64
+assert rate_64[0] / rate_64[1] > max(q_mean[i64], q_median[i64])  # what the text says
 Markdown(
     f"""**Which statistic, and why.** "Extremely small gradients" is true of the typical draw,
 and the claim says so. At $d_k = {d[last]:g}$ the median of the ratio
@@ -296,7 +334,14 @@ gradient to $q$ (median {np.median(g_u):.1e} unscaled against
 paper's value and the one the training claims use, it shrinks both: unscaled over scaled, the
 mean is {q_mean[i64]:.2f} and the median {q_median[i64]:.2f}. So at $d_k = 64$ the typical draw
 passes back less to its scores without the scale (the median ratio of $\\lVert J \\rVert$ is
-{J_median_64:.2f}) but more to $q$, and so to $W_q$.
+{J_median_64:.2f}) but more to $q$, and so to $W_q$, per unit of learning rate. That does
+not make the unscaled layer learn faster in section 2, where the two versions do not share a
+rate: each is tuned on its own grid, and at $d_k = 64$ with the MSE the unscaled layer's rate
+came out {rate_64[0] / rate_64[1]:g} times smaller
+($2^{{{np.log2(rate_64[1] * np.sqrt(design.large_d_k)):g}}}/\\sqrt{{{design.large_d_k}}}$
+against $2^{{{np.log2(rate_64[0]):g}}}$), more than the factor by which its gradient to $q$ is
+larger here; and the MSE's gradient at the weights is not a random direction (section 2 says
+why the unscaled layer's then hardly moves).
 
 <details><summary>How the intervals are computed</summary>
 
@@ -455,7 +500,7 @@ averaged over upstream directions, not for the gradient as such."""
 # descent, each step's gradient computed on all the queries at once, on one of two losses: the
 # mean squared error (**MSE**) between $P$ and the one-hot index of the right key, or the
 # cross-entropy $-\log P_{i,t_i}$. The starting weights give the projected keys unit-variance
-# components, as in footnote 4.
+# components, as in footnote 4 (the projected queries, a key plus noise, a little more).
 #
 # **A fair learning rate.** The scale multiplies the gradient too, so the two versions need
 # different rates. Each gets its own grid, a factor 2 apart, the same number of rates and the
@@ -562,6 +607,14 @@ full_small = differences(from_log(f"mse d_k={small_dk}"))
 full_large = differences(from_log(f"mse d_k={large_dk}"))
 shift = hl(full_small)
 outlier = np.sort(page_small)
+grid_page, grid_full = setup.exponents[0], full["config"]["exponents"][0]  # the MSE grids' k
+k_small = [  # the exponent k each version chose in the full sweeps at d_k = small_dk
+    np.log2(full["outcome"]["trained"][f"mse d_k={small_dk}"][a]["chosen"] * np.sqrt(small_dk) ** j)
+    for j, a in enumerate(("scaled", "unscaled"))
+]
+assert np.isclose(abs(k_small[0] - k_small[1]), 0.5)  # half a step apart
+wider = np.abs(page_small) > max(-hl(page_small).low, hl(page_small).high)  # beyond the interval
+assert wider.sum() > 1  # "the seeds spread wider"
 near = lambda x: np.abs(x) < 1  # noqa: E731 -- within a factor 10
 L, steps_long = described.long_loss, described.long_steps  # (2, seeds, steps)
 stuck = (L[1] > 1e-3).sum(axis=0)  # unscaled seeds above 1e-3 at each step count
@@ -574,7 +627,10 @@ sweep = {  # every training of the full sweeps, unscaled minus scaled: (loss, d_
 mse = sorted((int(k), v) for (loss, k), v in sweep.items() if loss == "mse")
 ce = sorted((int(k), v) for (loss, k), v in sweep.items() if loss == "ce")
 full_16 = differences(from_log("mse d_k=16"))
-ce_floor = from_log("ce d_k=256")[1].min()  # the unscaled layer's lowest log10 final loss
+ce_256 = from_log("ce d_k=256")[1]  # the unscaled layer's log10 final losses
+tiny = np.finfo(np.float64).tiny  # the smallest normal double, where log_final floors a loss
+at_floor = int((ce_256 == np.log10(tiny)).sum())
+assert at_floor > 0 and (ce_256 >= np.log10(tiny)).all()
 assert [np.sign(v.estimate) for _, v in ce] == [1, -1, -1, -1]
 # what the text below says
 assert page_shift.low > -margin and page_shift.high < margin < outlier[-1]
@@ -590,29 +646,42 @@ longer = ", ".join(
 )
 Markdown(
     f"""**What claims 3 to 5 show, and what they do not** (the numbers below marked *log* are
-the full sweeps', read from the log: the same design on {full_small.size} seeds and a grid a
-factor √2 apart; the longer runs and matched confidence are descriptions measured after the
-confirmation, on the page's test seeds).
+the full sweeps', read from the log: the same claims and tests, on seeds of their own,
+{full_small.size} test seeds, with a grid a factor √2 apart over a wider range (for the MSE
+$k$ from {grid_full[0]:g} to {grid_full[-1]:g}, against {grid_page[0]:g} to {grid_page[-1]:g}
+here) and $d_k = 16$ and $256$ added; the longer runs and matched confidence are descriptions
+measured after the confirmation, on the page's test seeds).
 
 - **Claim 3 bounds the typical difference, not every seed.** ±{margin:g} in log10 is a factor
   {10**margin:.1f}. The test puts the Hodges–Lehmann shift's interval (the pseudo-median of the
   paired differences) inside that margin; it says nothing of each seed. On this page the shift
-  is {page_shift}: the typical seed ends within a factor
-  {10 ** max(-page_shift.low, page_shift.high):.2f} either way, much tighter than the margin.
-  But one seed ends {10 ** outlier[-1]:.0f} times worse unscaled ({outlier[-1]:+.2f}, outside
+  is {page_shift}: the typical difference (the pseudo-median) lies, by this
+  interval, within a factor {10 ** max(-page_shift.low, page_shift.high):.2f} either way, much
+  tighter than the margin.
+  The seeds spread wider: {int(wider.sum())} of {page_small.size} lie outside that factor.
+  One seed ends {10 ** outlier[-1]:.0f} times worse unscaled ({outlier[-1]:+.2f}, outside
   the margin; the others between {outlier[0]:+.2f} and {outlier[-2]:+.2f}): the shift is not the
   same on every seed. In the full sweeps (*log*) the unscaled layer ends
   worse on {int((full_small > 0).sum())} of {full_small.size} seeds, by a shift of {shift}, a
-  factor {10**shift.estimate:.1f}: inside the margin, and systematic. The margin was sized to
-  the page's grid, a factor 2 apart; the finer grid resolves a difference the margin absorbs.
+  factor {10**shift.estimate:.1f}: inside the margin, and systematic. It comes from the rates
+  chosen: there the scaled layer chose $k = {k_small[0]:g}$ and the unscaled one
+  $k = {k_small[1]:g}$, half a step apart, which only the finer grid offers. The margin was
+  sized to the page's grid, a factor 2 apart; the finer grid resolves a difference the margin
+  absorbs.
 - **At $d_k = 16$** (*log*; no claim was made there) the *unscaled* layer ends lower, on
   {int((full_16 < 0).sum())} of {full_16.size} seeds, by a shift of {sweep[("mse", "16")]}:
   the interval excludes 0, inside the margin. The full sweeps' shifts, unscaled minus scaled
   (positive: the scaled layer ends lower), are with the MSE
   {"; ".join(f"{v.estimate:+.3g} at $d_k = {k}$" for k, v in mse)}, and with the
   cross-entropy {"; ".join(f"{v.estimate:+.3g} at $d_k = {k}$" for k, v in ce)}: the unscaled
-  layer ends lower from $d_k = 16$ on, and at $d_k = 256$ some of its losses reach
-  $10^{{{ce_floor:.0f}}}$, near the smallest float, which is what makes that shift so large.
+  layer ends lower from $d_k = 16$ on. At $d_k = 256$, {at_floor} of its {ce_256.size} final
+  losses are exactly 0 in float64: the right key holds each row's largest score, every other
+  exponential is too small to change a sum of 1, so $-\\log P = \\log 1 = 0$ (the loss is
+  computed after subtracting each row's maximum, so a loss that is not 0 is at least about
+  $10^{{-16}}$ over the number of queries). `log_final` floors them at the smallest normal
+  double, {tiny:.1e} ($10^{{{np.log10(tiny):.2f}}}$), so that they have a logarithm.
+  The shift of {sweep[("ce", "256")].estimate:+.3g} there is set by that floor, an arbitrary
+  one (another floor would give another number): read it as "far lower", not as a size.
 - **Claim 4 is a {setup.steps}-step result, and not one shift.** On this page the two
   versions end within a factor 10 of each other on {int(near(page_large).sum())} of
   {page_large.size} seeds, and on the rest the unscaled one ends
@@ -705,9 +774,13 @@ rate and $\\epsilon$ while $W_v, W_o$ keep theirs. Frameworks allow that (PyTorc
 groups give each group its own rate, $\\epsilon$ and weight decay, and μP's MuAdam sets rates
 per layer), but default settings put every weight in one group: one learning rate, one
 $\\epsilon$, one weight decay, and both layers started from the same draw. Each of these can make
-"divide by $\\sqrt{{d_k}}$" and "start smaller" different things. The full sweeps measure each
-one alone at $d_k = {full_dk}$, and the last as practice usually has it: same start, same rate,
-same $\\epsilon$. That arm is named "framework init" in the log; its start is footnote 4's unit
+"divide by $\\sqrt{{d_k}}$" and "start smaller" different things. So can clipping the gradient
+by its global norm, common in Transformer training and not done here, under either optimiser:
+the gradients of $U$ are $1/a$ times those of $W$, so the global norm differs between the
+two, and once the clip acts, so does the factor that scales every weight's step. The full
+sweeps measure each one alone at $d_k = {full_dk}$, and the last as practice usually has it:
+same start, same rate, same $\\epsilon$. That arm is named "framework init" in the log; its
+start is footnote 4's unit
 variance for both layers, not any framework's default draw (PyTorch's `nn.Linear` starts with a
 third of that variance). Both versions are tuned on the same grid of the shared rate. Adam here
 uses $\\beta_1 = {BETA1:g}$, $\\beta_2 = {BETA2:g}$ and $\\epsilon = {tex(eps)}$, Kingma and Ba's
@@ -841,14 +914,21 @@ $d_k \\approx {jacobian_at:.0f}$ on, far less at large $d_k$ (the median ratio i
 {med.estimate:.1e} at $d_k = {d[last]:g}$); with one random upstream direction the crossing is
 near {at_cross["one random g"]:.0f}, in the worst direction near {at_cross["operator"]:.0f}.
 With $\\pm 1$ components, which footnote 4 allows as well, the two crossings lie {rad_w} and
-{rad_j}: where they lie depends on the distribution and the summary, that they exist does not.
+{rad_j}: where they lie depends on the distribution and the summary. That they exist holds
+for every distribution footnote 4 allows, by an argument (this page measures only these two):
+given $q$, a query's scores $q \\cdot k_j$ over the keys, divided by
+$\\sqrt{{d_k}}$, tend to independent normals as $d_k$ grows (the central limit theorem),
+so the unscaled scores' gaps grow like $\\sqrt{{d_k}}$ and the softmax saturates for the
+typical draw.
 The batch's gradient shrinks much less than the typical draw's: by the root mean square, the
 softmax passes back {1 / rms(J_u, J_s):.1f} times less at $d_k = {d[last]:g}$, and the mean
 gradient reaching $q$ is larger without the scale.
 
-Trained with the MSE on its weights, one attention layer without the scale ends, on the typical
-seed, within a factor {10 ** max(-page_shift.low, page_shift.high):.2f} of the scaled one at
-$d_k = {small_dk}$ (Hodges–Lehmann shift {page_shift}, inside the margin of a factor
+Trained with the MSE on its weights, one attention layer without the scale ends, by a typical
+difference (the pseudo-median) whose interval lies within a factor
+{10 ** max(-page_shift.low, page_shift.high):.2f} of the scaled one at $d_k = {small_dk}$,
+though {int(wider.sum())} of {page_small.size} seeds lie outside that factor (Hodges–Lehmann
+shift {page_shift}, inside the margin of a factor
 {10**margin:.1f}); one seed of {page_small.size} ends {10 ** outlier[-1]:.0f} times worse. On
 the full sweeps' finer grid it ends a factor {10**shift.estimate:.1f} worse, on
 {int((full_small > 0).sum())} of {full_small.size} seeds, inside that margin; at $d_k = 16$ it

@@ -346,8 +346,11 @@ class Trained(NamedTuple):
         """log10 of the final test losses, shape ``(2, seeds)``.
 
         A run that diverged (its loss not finite) reads `DIVERGED`: worse than every run that
-        did not, which is all the rank tests use of it. A loss that rounds to 0 (cross-entropy
-        once a weight rounds to 1) reads as the smallest positive double, about 1e-308.
+        did not, which is all the rank tests use of it. A loss of exactly 0 (cross-entropy once
+        the right key's weight rounds to 1) is floored at the smallest *normal* double,
+        ``np.finfo(np.float64).tiny`` ≈ 2.2e-308, and reads about -307.65: an arbitrary floor,
+        which says "far lower", not how much (the smallest positive double, a subnormal, is
+        4.9e-324).
         """
         final = np.maximum(self.curves[..., -1], np.finfo(np.float64).tiny)
         with np.errstate(invalid="ignore"):

@@ -89,7 +89,8 @@ class Hyper(NamedTuple):
     """$c$, which multiplies the scores: $1/\\sqrt{d_k}$ (scaled) or 1 (unscaled)."""
     init: float = 1.0
     """Multiplies $W_q, W_k$'s starting draw $N(0, 1/d_\\mathrm{model})$; at 1 the projected
-    q and k have unit-variance components, as in the paper's footnote 4."""
+    k have unit-variance components, as in the paper's footnote 4, and the projected q have
+    variance $1 + \\sigma^2$ (1.25 at the default noise 0.5), each query being a key plus noise."""
     lr: float = 1.0
     """The learning rate of $W_q, W_k$."""
     lr_vo: float = 1.0
