@@ -170,3 +170,27 @@ def test_the_home_page_names_every_sign():
     home = " ".join((ROOT / "docs" / "index.md").read_text(encoding="utf-8").split())
     for concept, sign in concepts.SIGNS.items():
         assert sign.said in home, concept
+
+
+@pytest.mark.parametrize(
+    ("formula", "concept"),
+    [
+        ("$H(\\mathbf{x}) = F(\\mathbf{x}) + \\mathbf{x}$", "desired mapping H"),
+        ("$H(x) = F(x) + x$", "residual F"),
+        ("$\\operatorname{softmax}(Q K^\\top / \\sqrt{d_{k}})V$", "scaled dot-product attention"),
+        ("$\\frac{Q K^{T}}{\\sqrt{d_k}}$", "scaled dot-product attention"),
+        ("divide by $\\sqrt{d_{k}}$", "√d_k scaling"),
+        ("divide by $√d_k$", "√d_k scaling"),
+    ],
+)
+def test_the_target_equations_in_another_typeface_are_signs_too(formula, concept):
+    """A page that sets ResNet's equation in plain letters, or attention's with d_{k} and a
+    \\top, uses them as much as one in this site's notation."""
+    assert concept in concepts.shown_concepts(page("uses: []", f"Words {formula}.\n"))
+
+
+def test_other_functions_of_x_are_not_resnets():
+    formulas = "$G(\\mathbf{x}) = 2\\mathbf{x}$, $F(x) + y$, $H(x, y)$, $f(x) = x^2$."
+    text = page("uses: []", formulas + "\n")
+    shown = concepts.shown_concepts(text)
+    assert "desired mapping H" not in shown and "residual F" not in shown

@@ -48,6 +48,17 @@ _OPERAND = r"(?:\\mathbf\{[A-Za-z]\}|[A-Z](?![a-z]))"
 _MATH_PRODUCT = re.compile(rf"{_MATRIX}\s*(?:\\,\s*)?{_OPERAND}")
 # Words set in a formula are not symbols: \operatorname{Var}, \text{BLEU}.
 _WORDS = re.compile(r"\\(?:operatorname|text|mathrm|textbf|textit)\{[^{}]*\}")
+# The target equations' own letters, however a page sets them: the input x bold or plain,
+# d_k with or without braces, the transpose as T, {T} or \top.
+_X = r"(?:\\mathbf\{x\}|\\boldsymbol\{x\}|x)"
+_SQRT_DK = r"(?:\\sqrt\{\s*d_(?:k|\{k\})\s*\}|√\s*d_(?:k|\{k\}))"
+_QKT = r"Q\s*K\^(?:T|\{T\}|\\top)"
+_H_OF_X = r"\\mathcal\{H\}|(?<![\\A-Za-z])H\s*\(\s*" + _X + r"\s*\)\s*="
+_F_PLUS_X = (
+    r"\\mathcal\{F\}|(?<![\\A-Za-z])F\s*\(\s*" + _X + r"\s*\)\s*\+\s*" + _X + r"(?![A-Za-z])"
+)
+# QK^T over sqrt(d_k), as a fraction or with a slash
+_ATTENTION = rf"\\frac\{{\s*{_QKT}\s*\}}\{{\s*{_SQRT_DK}\s*\}}|{_QKT}\s*/\s*{_SQRT_DK}"
 
 
 @functools.lru_cache(maxsize=512)
@@ -116,10 +127,8 @@ SIGNS: dict[str, Sign] = {
         math=re.compile(r"(?<![\\A-Za-z])e\^|\\exp(?![a-z])"),
         code=_attribute("exp"),
     ),
-    "desired mapping H": Sign("ResNet's $\\mathcal{H}$", math=re.compile(r"\\mathcal\{H\}")),
-    "residual F": Sign(
-        "$\\mathcal{F}$", math=re.compile(r"\\mathcal\{F\}"), code=_attribute("residual")
-    ),
+    "desired mapping H": Sign("ResNet's $\\mathcal{H}$", math=re.compile(_H_OF_X)),
+    "residual F": Sign("$\\mathcal{F}$", math=re.compile(_F_PLUS_X), code=_attribute("residual")),
     "softmax": Sign(
         "a softmax",
         math=re.compile(r"\\operatorname\{softmax\}|\\mathrm\{softmax\}"),
@@ -132,10 +141,10 @@ SIGNS: dict[str, Sign] = {
         code=_attribute("var"),
         words=True,
     ),
-    "√d_k scaling": Sign("the scale $\\sqrt{d_k}$", math=re.compile(r"\\sqrt\{\s*d_k\s*\}")),
+    "√d_k scaling": Sign("the scale $\\sqrt{d_k}$", math=re.compile(_SQRT_DK)),
     "scaled dot-product attention": Sign(
         "the attention equation",
-        math=re.compile(r"\\frac\{QK\^T\}\{\\sqrt\{d_k\}\}|QK\^T\s*/\s*\\sqrt\{d_k\}"),
+        math=re.compile(_ATTENTION),
         code=_attribute("attention"),
     ),
 }
