@@ -24,11 +24,12 @@ def saturated_share(rows, c=1.0):
     return float(np.mean(pl.softmax(rows / c).max(axis=-1) > 0.99))
 
 
-def typical_query(d_k, n_k, rng, *, draws=201):
+def typical_query(d_k, n_k, rng, *, draws=201, scale=1.0):
     """The typical of ``draws`` random queries, each with its own n_k keys: the one whose
-    largest unscaled weight is the median. Returns (q, K), shapes (d_k,) and (n_k, d_k)."""
+    largest weight, with the scores multiplied by ``scale``, is the median. Returns (q, K),
+    shapes (d_k,) and (n_k, d_k)."""
     q = rng.standard_normal((draws, 1, d_k))  # (draws, 1, d_k)
     K = rng.standard_normal((draws, n_k, d_k))  # (draws, n_k, d_k)
-    top = pl.softmax(np.sum(q * K, axis=-1)).max(axis=-1)  # (draws,)
+    top = pl.softmax(scale * np.sum(q * K, axis=-1)).max(axis=-1)  # (draws,)
     median = np.argsort(top)[draws // 2]
     return q[median, 0], K[median]

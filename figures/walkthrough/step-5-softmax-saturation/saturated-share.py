@@ -52,6 +52,8 @@ def make_figure(style, layout):
         for n_k, (raw, _) in shares().items()
     )
     most_divided = max(divided.max() for _, divided in shares().values())
+    # the page's caption: dashed lines "at or near zero ... below 1%"
+    assert 0 < most_divided < 0.01, most_divided
     alt = (
         f"Line plot against d_k from {D_KS[0]} to {D_KS[-1]} on a doubling axis, {ROWS:,} "
         "random queries per point, each with its own keys: the share of queries whose largest "

@@ -38,7 +38,6 @@ def shares():
 def make_frame(d_k, style, layout):
     rng = np.random.default_rng([SEED, d_k, 1])
     raw = pl.sample_scores(d_k, N, rng=rng)  # (N,)
-    q, K = typical_query(d_k, N_K, np.random.default_rng([SEED, d_k]))  # (d_k,), (n_k, d_k)
     cases = (  # (title, scale, colour, share of saturated queries for every d_k)
         ("unscaled q·k", 1.0, style.vermilion, shares()[0]),
         ("q·k ÷ √dₖ", 1 / np.sqrt(d_k), style.blue, shares()[1]),
@@ -66,6 +65,8 @@ def make_frame(d_k, style, layout):
         hist.set_yticks([])
         hist.spines["left"].set_visible(False)
         hist.set_title(f"{title}\nstandard deviation{gap}{spread:.2g}", fontsize=10.5)
+        # the typical query at this column's scale, from the same 201 draws in both columns
+        q, K = typical_query(d_k, N_K, np.random.default_rng([SEED, d_k]), scale=scale)
         weights = pl.softmax(K @ q * scale)  # (n_k,) the typical query's weights
         bars.bar(keys, weights, color=colour, width=0.8)
         bars.axhline(1 / N_K, color=style.muted, lw=1, ls="--")
@@ -94,7 +95,7 @@ def make_frame(d_k, style, layout):
         f"{np.sqrt(d_k):.3g} on the right. Histograms of {N:,} scores on one axis from "
         f"−{LIMIT} to {LIMIT}: standard deviation {s_raw:.2g} unscaled, {s_fix:.2g} divided. "
         f"The weights over {N_K} keys of the typical query (the median largest weight of 201 "
-        f"random queries): the largest is {w_raw:.2f} unscaled, {w_fix:.2f} divided (uniform "
+        f"random queries, at each side's scale): the largest is {w_raw:.2f} unscaled, {w_fix:.2f} divided (uniform "
         f"would be {1 / N_K:g}). The share of saturated queries (largest weight above 0.99) "
         f"among {N:,} random ones, drawn for every d_k from {D_KS[0]} to {D_KS[-1]}: "
         f"{g_raw:.0%} here unscaled, rising from {raw_shares[0]:.0%} at d_k = {D_KS[0]} to "
