@@ -51,7 +51,8 @@ def numerical_gradient(
         >>> def median_error(eps):  # d/dx sin at 101 points from -3 to 3
         ...     xs = np.linspace(-3.0, 3.0, 101)
         ...     f = lambda x: np.sum(np.sin(x))
-        ...     return np.median([abs(numerical_gradient(f, [x], eps=eps)[0] - np.cos(x)) for x in xs])
+        ...     errors = [numerical_gradient(f, [x], eps=eps)[0] - np.cos(x) for x in xs]
+        ...     return np.median(np.abs(errors))
         >>> bool(median_error(1e-5) < median_error(1e-6) / 2)  # the default: rounding dominates
         True
     """
