@@ -10,7 +10,8 @@ Adam divides each gradient by a running estimate of its own size. Its first step
 parameter by $\eta$ against the sign of its gradient, whatever the gradient's size (unless the
 gradient is as small as $\epsilon$); after that, a step stays of the order of $\eta$ (Kingma
 and Ba, §2.1: approximately bounded by $\eta$ in common cases). Multiplying a parameter's
-gradients by one constant, at every step, leaves its steps unchanged but for $\epsilon$.
+gradients by one positive constant, at every step, leaves its steps unchanged but for
+$\epsilon$; a negative constant reverses every step.
 """
 
 from __future__ import annotations
@@ -92,6 +93,14 @@ def adam_step(
         ...     large, s_large = adam_step(large, [1000 * np.array(g)], s_large, lr=0.1)
         >>> bool(np.allclose(small[0], large[0], rtol=1e-6)), small[0].round(3)
         (True, array([ 0.8  , -0.901]))
+
+        A negative constant is another matter: gradients times -1 give every step reversed.
+
+        >>> flipped, s_flip = [np.array([1.0, -1.0])], adam_init([np.array([1.0, -1.0])])
+        >>> for g in ([0.3, -0.1], [0.2, 0.05], [-0.4, 0.1]):
+        ...     flipped, s_flip = adam_step(flipped, [-np.array(g)], s_flip, lr=0.1)
+        >>> bool(np.allclose(flipped[0] - [1.0, -1.0], -(small[0] - [1.0, -1.0])))
+        True
     """
     lr = require_real_scalar(lr, "lr")
     if not len(params) == len(grads) == len(state.m):

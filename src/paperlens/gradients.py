@@ -29,7 +29,9 @@ def numerical_gradient(
     Args:
         f: scalar function of an array of x's shape.
         x: the point, any shape ``(...)``.
-        eps: the step $\varepsilon$; 1e-6 balances truncation and rounding error in float64.
+        eps: the step $\varepsilon$. At the default 1e-6 rounding error dominates in float64;
+            the two errors balance near $(3\,\mathrm{eps}_{64})^{1/3} \approx 9 \cdot 10^{-6}$,
+            but both stay far below the ``rtol`` of about 1e-6 that comparisons use.
 
     Returns:
         $\partial f/\partial x$, float64, shape of x.
@@ -45,6 +47,13 @@ def numerical_gradient(
         array([ 2., -4.])
         >>> err = numerical_gradient(lambda x: np.sum(np.sin(x)), [0.5])[0] - np.cos(0.5)
         >>> bool(abs(err) < 1e-9)  # rounding and truncation together, for a well-scaled f
+        True
+        >>> def median_error(eps):  # d/dx sin at 101 points from -3 to 3
+        ...     xs = np.linspace(-3.0, 3.0, 101)
+        ...     f = lambda x: np.sum(np.sin(x))
+        ...     errors = [numerical_gradient(f, [x], eps=eps)[0] - np.cos(x) for x in xs]
+        ...     return np.median(np.abs(errors))
+        >>> bool(median_error(1e-5) < median_error(1e-6) / 2)  # the default: rounding dominates
         True
     """
     x = as_real_array(x, "x").astype(np.float64)

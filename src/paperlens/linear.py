@@ -36,20 +36,27 @@ def linear(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None) -> FloatArray
     Args:
         x: inputs, shape ``(..., n, d_in)``: n examples of d_in numbers.
         W: weights, shape ``(..., d_in, d_out)``.
-        b: optional bias, broadcastable to ``(..., n, d_out)``, e.g. ``(d_out,)``.
+        b: optional bias whose last axis is d_out (``(d_out,)``, or e.g. ``(n, d_out)``),
+            broadcastable against ``(..., n, d_out)``; unless d_out is 1, a bias of shape
+            ``()``, ``(1,)`` or ``(n, 1)`` is refused, though NumPy would broadcast it.
 
     Returns:
         y, shape ``(..., n, d_out)`` (the batch dims of x and W broadcast).
 
     Raises:
         TypeError: non-numeric inputs.
-        ValueError: x or W is not at least 2-D, their d_in differ, or they are not finite.
+        ValueError: x or W is not at least 2-D, their d_in differ, b does not end in d_out,
+            or they are not finite.
 
     Examples:
         >>> import numpy as np
         >>> from paperlens import linear
         >>> linear([[1.0, 2.0]], [[1.0], [1.0]], [0.5])  # 1 + 2 + 0.5
         array([[3.5]])
+        >>> linear([[1.0, 2.0]], [[1.0, 0.0], [1.0, 0.0]], [0.5])  # b must end in d_out = 2
+        Traceback (most recent call last):
+        ...
+        ValueError: b must end in d_out=2, got shape (1,)
     """
     x, W, b_ = _check(x, W, b)
     return _kernels.linear(x, W, b_)  # (..., n, d_in) x (..., d_in, d_out) -> (..., n, d_out)

@@ -63,9 +63,11 @@ def init_mlp(
     residual: bool,
     gain: float = 2.0,
 ) -> MLPParams:
-    r"""Random weights $N(0, \mathrm{gain}/n_\mathrm{in})$ (He et al.'s 2015 rule), zero biases.
+    r"""Random weights $N(0, \mathrm{gain}/n_\mathrm{in})$, zero biases.
 
-    With ``gain=2`` (He), a ReLU layer keeps the mean square of its signal from layer to layer;
+    ``gain=2`` is the rule of He et al., *Delving Deep into Rectifiers* (2015,
+    https://arxiv.org/abs/1502.01852), not the ResNet paper of the same authors and year: with
+    it a ReLU layer keeps the mean square of its signal from layer to layer;
     ``gain=1`` is the older $1/n_\mathrm{in}$ rule, under which a plain ReLU stack halves it at
     every layer. ``W_in`` (fed by x, not by a ReLU) uses $1/d_\mathrm{in}$.
 

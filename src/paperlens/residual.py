@@ -8,10 +8,14 @@ $$H(x) = F(x) + x.$$
 
 He et al. argue that if the identity is (nearly) optimal, pushing F towards zero is easier than
 fitting the identity with a stack of nonlinear layers. The shortcut's share of the gradient
-passes back unchanged: $\partial H/\partial x = \partial F/\partial x + I$. The paper's
-block then applies a ReLU to the sum, $\sigma(F(x) + x)$ (its Eq. 1 and Fig. 2), and where F
-changes the shape the shortcut carries a projection $W_s x$ instead (Eq. 2); `residual` is the
-sum alone, with the identity shortcut, and ``relu(residual(F, x))`` is the paper's block.
+passes back unchanged: $\partial H/\partial x = \partial F/\partial x + I$. In the paper's
+two-layer example $F(x) = W_2\,\sigma(W_1 x)$, ending in a weight layer. Its Eq. 1 is the sum
+alone, $y = F(x, \{W_i\}) + x$; later in the same paragraph it applies a ReLU to the sum,
+$\sigma(y)$ (and Fig. 2 draws it), and where F changes the shape the shortcut carries a
+projection $W_s x$ instead (Eq. 2). The paper's layers are convolutions, each followed by
+batch normalisation, and x a feature map; it writes them as fully-connected for simplicity,
+as this module does. `residual` is the sum alone, with the identity shortcut, and
+``relu(residual(F, x))`` is the paper's block.
 """
 
 from __future__ import annotations

@@ -7,8 +7,12 @@ $$w_i = \mathrm{softmax}(s)_i = \frac{e^{s_i}}{\sum_l e^{s_l}}, \qquad
 \frac{\partial w_i}{\partial s_j} = w_i(\delta_{ij} - w_j),$$
 
 with $s$ the scores and $w$ the weights, as on the site's pages (its notation page lists both).
-When one score dominates, ``w`` is nearly one-hot and that Jacobian is nearly zero: the softmax
-*saturates* and passes back almost no gradient. `softmax_gradient_norm` measures it.
+When one score leads all the others by a wide margin, ``w`` is nearly one-hot and that
+Jacobian is nearly zero: the softmax *saturates*. It then passes back almost nothing of a
+gradient of moderate size at the weights, as attention's is (the values times the gradient at
+the output); not of one that grows as a weight shrinks: with the cross-entropy $-\log w_y$ the
+gradient reaching the scores is $w - y$, full-size when the spike is on a wrong class.
+`softmax_gradient_norm` measures the Jacobian's size.
 """
 
 from __future__ import annotations
@@ -126,10 +130,13 @@ def softmax_backward(w: ArrayLike, grad: ArrayLike, *, axis: int = -1) -> FloatA
 def softmax_gradient_norm(scores: ArrayLike, *, axis: int = -1) -> np.float64 | NDArray[np.float64]:
     r"""Frobenius norm $\lVert J \rVert_F$ of the softmax Jacobian at the scores $s$.
 
-    $J = \mathrm{diag}(w) - w w^\top$ with the weights $w = \mathrm{softmax}(s)$. Shows
-    saturation: multiply the scores up and $w$ tends to one-hot, so $J \to 0$ and almost no
-    gradient flows back. This is why
-    attention divides its scores by $\sqrt{d_k}$. Computed in float64.
+    $J = \mathrm{diag}(w) - w w^\top$ with the weights $w = \mathrm{softmax}(s)$. A gradient
+    $g$ at the weights reaches the scores as $J^\top g$, of size at most
+    $\lVert J \rVert_F \lVert g \rVert$. Multiply scores with a single largest entry by a
+    growing factor and $w$ tends to one-hot, so $J \to 0$: saturation (at most $2\varepsilon$
+    when the largest weight is $1 - \varepsilon$). With two scores tied for the largest, $J$
+    does not vanish. Nor is a small norm always saturation: the uniform weights of $n$ equal
+    scores give $\sqrt{n - 1}/n$, small when n is large. Computed in float64.
 
     Args:
         scores: s, shape ``(n,)``, or ``(..., n, ...)`` for one norm per slice along ``axis``.
@@ -146,6 +153,10 @@ def softmax_gradient_norm(scores: ArrayLike, *, axis: int = -1) -> np.float64 | 
         1 3.89e-01
         10 9.08e-05
         100 7.44e-44
+        >>> round(float(softmax_gradient_norm(1000 * np.array([1.0, 1.0, 0.0]))), 6)  # a tie
+        0.5
+        >>> round(float(softmax_gradient_norm(np.zeros(128))), 4)  # uniform: sqrt(127) / 128
+        0.088
     """
     s = as_real_array(scores, "scores").astype(np.float64)
     w = np.moveaxis(softmax(s, axis=axis), axis, -1)  # (..., n) the weights

@@ -210,18 +210,18 @@ def check_widening(module, alt):
 def check_scaling(module, alt):
     d_k = int(re.search(r"For d_k = (\d+)", alt).group(1))
     raw = pl.sample_scores(d_k, module.N, rng=np.random.default_rng([module.SEED, d_k, 1]))
-    rng = np.random.default_rng([module.SEED, d_k])
-    Q = rng.standard_normal((module.N_Q, d_k))
-    K = rng.standard_normal((module.N_K, d_k))
-    V = np.eye(module.N_K)
-    unscaled = pl.attention(Q[:1], K, V, scale=1.0).weights[0]
-    divided = pl.attention(Q[:1], K, V).weights[0]  # the library's default: ÷ √d_k
+    q, K = module.typical_query(d_k, module.N_K, np.random.default_rng([module.SEED, d_k]))
+    unscaled = pl.softmax(K @ q)
+    divided = pl.softmax(K @ q / np.sqrt(d_k))
     assert f"standard deviation {np.std(raw):.2g} unscaled, " in alt
     assert f"{np.std(raw / np.sqrt(d_k)):.2g} divided" in alt
     assert f"the largest is {unscaled.max():.2f} unscaled, {divided.max():.2f} divided" in alt
-    g_raw = pl.softmax_gradient_norm(Q @ K.T).mean()
-    g_fix = pl.softmax_gradient_norm(Q @ K.T / np.sqrt(d_k)).mean()
-    assert f"{g_raw:.2g} here unscaled" in alt and f"{g_fix:.2g} here divided" in alt
+    rng = np.random.default_rng([module.SEED, 2])
+    rows = [module.random_rows(d, module.N_K, module.N, rng) for d in module.D_KS]
+    here = rows[module.D_KS.index(d_k)]
+    raw_share = np.mean(pl.softmax(here).max(axis=-1) > 0.99)
+    fix_share = np.mean(pl.softmax(here / np.sqrt(d_k)).max(axis=-1) > 0.99)
+    assert f"{raw_share:.0%} here unscaled" in alt and f"{fix_share:.0%} here divided" in alt
     return d_k
 
 
@@ -251,10 +251,11 @@ def check_precision(module, alt):
     if np.isneginf(fill):
         assert "is stored as −∞" in alt
         assert np.array_equal(by_paperlens, np.zeros(4))
-        assert "Every key replaced by −10⁹: NaN from naive softmax and all zeros from" in alt
-    else:
+        assert "Every key replaced by −10⁹: NaN from softmax written out and all zeros from" in alt
+    else:  # equal scores: exact arithmetic gives uniform weights, and so does the dtype
         assert np.allclose(by_paperlens, 0.25)
-        assert "Every key replaced by −10⁹: uniform, 0.25 each from both" in alt
+        assert "every key replaced by −10⁹, 0.25, 0.25, 0.25 and 0.25" in alt
+        assert "Every key replaced by −10⁹: exact from both" in alt
     return name
 
 

@@ -109,3 +109,88 @@ def test_pages_that_declare_nothing_are_not_read(tmp_path):
     """The home page names the destination, softmax(QK^T / sqrt(d_k)) V, before any of it."""
     (tmp_path / "index.md").write_text("---\ntitle: Home\n---\n# Home\n\n$QK^T$\n")
     assert concepts.read_declaration(tmp_path, "index.md", "Home").shown == {}
+
+
+def test_the_target_equations_symbols_have_signs():
+    """§1 once wrote ResNet's equation, and §6 and §7 attention's sqrt(d_k), pages before they
+    were introduced, and the check caught neither: it read only products, transposes and
+    exponentials."""
+    text = page(
+        "uses: []",
+        "In $\\mathcal{H}(\\mathbf{x}) = \\mathcal{F}(\\mathbf{x}) + \\mathbf{x}$ the bold x.\n\n"
+        "In $\\operatorname{softmax}(QK^T/\\sqrt{d_k})V$ the softmax.\n\n"
+        "Divides by $\\sqrt{d_k}$, and $\\operatorname{Var}(X)$.\n",
+    )
+    shown = concepts.shown_concepts(text)
+    at_h, at_att, at_var = line_of(text, "mathcal{H}"), line_of(text, "QK^T"), line_of(text, "Var")
+    assert shown["desired mapping H"].startswith(f"line {at_h}: ")
+    assert shown["residual F"].startswith(f"line {at_h}: ")
+    for concept in ("softmax", "√d_k scaling", "scaled dot-product attention"):
+        assert shown[concept].startswith(f"line {at_att}: "), concept
+    assert shown["variance"].startswith(f"line {at_var}: ")
+
+
+@pytest.mark.parametrize(
+    ("code", "concept"),
+    [
+        ("h = pl.residual(f, x)\n", "residual F"),
+        ("out = pl.attention(Q, K, V).output\n", "scaled dot-product attention"),
+        ("w = pl.softmax(s)\n", "softmax"),
+        ("v = np.var(x, ddof=1)\n", "variance"),
+    ],
+)
+def test_the_target_equations_functions_are_signs_in_code(code, concept):
+    text = page("uses: []", f"Words.\n\n```python\n{code}```\n")
+    assert concept in concepts.shown_concepts(text)
+
+
+def test_a_symbol_before_its_page_fails_the_build(tmp_path):
+    early = page("introduces: [vector]\nuses: []", "$\\mathcal{H}(\\mathbf{x})$ is the goal.\n")
+    (tmp_path / "a.md").write_text(early)
+    (tmp_path / "b.md").write_text(page("introduces: [desired mapping H]\nuses: []", "H.\n"))
+    nav = [{"A": "a.md"}, {"B": "b.md"}]
+    with pytest.raises(concepts.ConceptError, match=r"a.md uses 'desired mapping H' \(line"):
+        concepts.check_order(concepts.load(tmp_path, nav))
+
+
+def test_what_is_not_a_sign_of_the_target_equations():
+    """Other script letters, other square roots, the word softmax in prose: none of them."""
+    text = page(
+        "uses: []",
+        "The softmax of $\\mathcal{L}$, $\\sqrt{2}$, $\\sqrt{d_{\\text{model}}}$, $\\sqrt{n}$.\n\n"
+        "```python\nsoftmax = 1\nvariance = np.sqrt(2)\n```\n",
+    )
+    shown = concepts.shown_concepts(text)
+    for concept in ("desired mapping H", "residual F", "√d_k scaling", "softmax", "variance"):
+        assert concept not in shown, concept
+
+
+def test_the_home_page_names_every_sign():
+    """The home page says what the check reads formulas and code for; that list is whole."""
+    home = " ".join((ROOT / "docs" / "index.md").read_text(encoding="utf-8").split())
+    for concept, sign in concepts.SIGNS.items():
+        assert sign.said in home, concept
+
+
+@pytest.mark.parametrize(
+    ("formula", "concept"),
+    [
+        ("$H(\\mathbf{x}) = F(\\mathbf{x}) + \\mathbf{x}$", "desired mapping H"),
+        ("$H(x) = F(x) + x$", "residual F"),
+        ("$\\operatorname{softmax}(Q K^\\top / \\sqrt{d_{k}})V$", "scaled dot-product attention"),
+        ("$\\frac{Q K^{T}}{\\sqrt{d_k}}$", "scaled dot-product attention"),
+        ("divide by $\\sqrt{d_{k}}$", "√d_k scaling"),
+        ("divide by $√d_k$", "√d_k scaling"),
+    ],
+)
+def test_the_target_equations_in_another_typeface_are_signs_too(formula, concept):
+    """A page that sets ResNet's equation in plain letters, or attention's with d_{k} and a
+    \\top, uses them as much as one in this site's notation."""
+    assert concept in concepts.shown_concepts(page("uses: []", f"Words {formula}.\n"))
+
+
+def test_other_functions_of_x_are_not_resnets():
+    formulas = "$G(\\mathbf{x}) = 2\\mathbf{x}$, $F(x) + y$, $H(x, y)$, $f(x) = x^2$."
+    text = page("uses: []", formulas + "\n")
+    shown = concepts.shown_concepts(text)
+    assert "desired mapping H" not in shown and "residual F" not in shown

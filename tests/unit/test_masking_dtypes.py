@@ -76,6 +76,22 @@ def test_an_all_minus_inf_row_is_nan_in_torch_softmax():
     assert math.isnan(-math.inf - (-math.inf))
 
 
+def test_a_fully_masked_row_is_zero_in_sdpa_and_nan_in_multihead_attention_weights():
+    """The page: paperlens gives a fully masked row zeros, as scaled_dot_product_attention
+    does; nn.MultiheadAttention, asked for its weights, gives NaN."""
+    torch.manual_seed(0)
+    q, k, v = torch.randn(1, 1, 2, 8), torch.randn(1, 1, 4, 8), torch.randn(1, 1, 4, 3)
+    may_attend = torch.ones(1, 1, 2, 4, dtype=torch.bool)
+    may_attend[..., 0, :] = False  # the first query may attend to no key
+    out = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=may_attend)
+    assert (out[0, 0, 0] == 0).all() and torch.isfinite(out[0, 0, 1]).all()
+    mha = torch.nn.MultiheadAttention(8, 1, batch_first=True)
+    x = torch.randn(1, 4, 8)
+    padded = torch.ones(1, 4, dtype=torch.bool)  # every key is padding
+    out, weights = mha(x, x, x, key_padding_mask=padded, need_weights=True)
+    assert torch.isnan(weights).all() and torch.isnan(out).all()
+
+
 def test_adding_minus_1e9_in_float32_makes_every_score_equal():
     shifted = torch.tensor(ROW, dtype=torch.float32) - 1e9
     assert (shifted == -1e9).all()

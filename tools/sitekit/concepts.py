@@ -12,11 +12,14 @@ map figure is drawn from the same declarations, so it cannot drift from the page
 
 A declaration is only as good as its author's memory, so some concepts also have **signs**
 (:data:`SIGNS`): marks in a formula or in Python code that use the concept whatever the page
-declares, such as ``W_s\mathbf{x}`` or ``W_s @ x`` for a matrix product. A page that declares
-what it teaches is read for them (its formulas outside code, and its Python blocks without
-comments and strings), and a sign counts as a use: a matrix product on a page before the one
-that introduces it fails the build like an undeclared ``uses``. Pages that declare nothing
-(the home page, overviews, reference tables) name the destination and are not read.
+declares, such as ``W_s\mathbf{x}`` or ``W_s @ x`` for a matrix product, ``\mathcal{H}`` for
+ResNet's desired mapping, ``\sqrt{d_k}`` for the scale of attention's scores. A page that
+declares what it teaches is read for them (its formulas outside code, and its Python blocks
+without comments and strings), and a sign counts as a use: a matrix product on a page before
+the one that introduces it fails the build like an undeclared ``uses``. Pages that declare
+nothing (the home page, overviews, reference tables) name the destination and are not read.
+Each sign says in words what it catches (``Sign.said``); the home page lists them, and a test
+keeps that list whole.
 """
 
 from __future__ import annotations
@@ -45,6 +48,17 @@ _OPERAND = r"(?:\\mathbf\{[A-Za-z]\}|[A-Z](?![a-z]))"
 _MATH_PRODUCT = re.compile(rf"{_MATRIX}\s*(?:\\,\s*)?{_OPERAND}")
 # Words set in a formula are not symbols: \operatorname{Var}, \text{BLEU}.
 _WORDS = re.compile(r"\\(?:operatorname|text|mathrm|textbf|textit)\{[^{}]*\}")
+# The target equations' own letters, however a page sets them: the input x bold or plain,
+# d_k with or without braces, the transpose as T, {T} or \top.
+_X = r"(?:\\mathbf\{x\}|\\boldsymbol\{x\}|x)"
+_SQRT_DK = r"(?:\\sqrt\{\s*d_(?:k|\{k\})\s*\}|√\s*d_(?:k|\{k\}))"
+_QKT = r"Q\s*K\^(?:T|\{T\}|\\top)"
+_H_OF_X = r"\\mathcal\{H\}|(?<![\\A-Za-z])H\s*\(\s*" + _X + r"\s*\)\s*="
+_F_PLUS_X = (
+    r"\\mathcal\{F\}|(?<![\\A-Za-z])F\s*\(\s*" + _X + r"\s*\)\s*\+\s*" + _X + r"(?![A-Za-z])"
+)
+# QK^T over sqrt(d_k), as a fraction or with a slash
+_ATTENTION = rf"\\frac\{{\s*{_QKT}\s*\}}\{{\s*{_SQRT_DK}\s*\}}|{_QKT}\s*/\s*{_SQRT_DK}"
 
 
 @functools.lru_cache(maxsize=512)
@@ -93,17 +107,45 @@ def _attribute(*names: str) -> Callable[[str], list[int]]:
 class Sign:
     """How a concept shows itself on a page, in formulas (a pattern) and in Python code."""
 
+    said: str
+    """What the sign catches, in words, as the home page lists it."""
     math: re.Pattern[str] | None = None
     code: Callable[[str], list[int]] | None = None
+    words: bool = False
+    """Match ``math`` against the formula with its words (``\\operatorname{Var}``) kept."""
 
 
 SIGNS: dict[str, Sign] = {
-    "matrix product": Sign(math=_MATH_PRODUCT, code=_multiplies),
+    "matrix product": Sign("a matrix product", math=_MATH_PRODUCT, code=_multiplies),
     "transpose": Sign(
-        math=re.compile(r"\^T(?![a-zA-Z])|\^\{T\}|\^\\top"), code=_attribute("T", "transpose")
+        "a transpose",
+        math=re.compile(r"\^T(?![a-zA-Z])|\^\{T\}|\^\\top"),
+        code=_attribute("T", "transpose"),
     ),
     "exponential": Sign(
-        math=re.compile(r"(?<![\\A-Za-z])e\^|\\exp(?![a-z])"), code=_attribute("exp")
+        "an exponential",
+        math=re.compile(r"(?<![\\A-Za-z])e\^|\\exp(?![a-z])"),
+        code=_attribute("exp"),
+    ),
+    "desired mapping H": Sign("ResNet's $\\mathcal{H}$", math=re.compile(_H_OF_X)),
+    "residual F": Sign("$\\mathcal{F}$", math=re.compile(_F_PLUS_X), code=_attribute("residual")),
+    "softmax": Sign(
+        "a softmax",
+        math=re.compile(r"\\operatorname\{softmax\}|\\mathrm\{softmax\}"),
+        code=_attribute("softmax"),
+        words=True,
+    ),
+    "variance": Sign(
+        "a variance",
+        math=re.compile(r"\\operatorname\{Var\}|\\mathrm\{Var\}"),
+        code=_attribute("var"),
+        words=True,
+    ),
+    "√d_k scaling": Sign("the scale $\\sqrt{d_k}$", math=re.compile(_SQRT_DK)),
+    "scaled dot-product attention": Sign(
+        "the attention equation",
+        math=re.compile(_ATTENTION),
+        code=_attribute("attention"),
     ),
 }
 
@@ -180,12 +222,15 @@ def _doctest_as_code(block: str) -> str:
     return "\n".join(out)
 
 
-def _math_sign(pattern: re.Pattern[str], prose: list[tuple[int, str]]) -> str | None:
-    """Where the first formula of ``prose`` that matches ``pattern`` is, and the formula."""
+def _math_sign(
+    pattern: re.Pattern[str], prose: list[tuple[int, str]], *, words: bool = False
+) -> str | None:
+    """Where the first formula of ``prose`` that matches ``pattern`` is, and the formula; with
+    ``words``, the formula is matched with its words (``\\operatorname{Var}``) kept."""
     for line, text in prose:
         for m in _MATH.finditer(text):
             formula = m.group(1) or m.group(2)
-            if pattern.search(_WORDS.sub("", formula)):
+            if pattern.search(formula if words else _WORDS.sub("", formula)):
                 at = line + text.count("\n", 0, m.start())
                 return f"line {at}: ${_cut(formula)}$"
     return None
@@ -209,7 +254,7 @@ def shown_concepts(markdown: str) -> dict[str, str]:
     prose, code = _split(body, first_line)
     found: dict[str, str] = {}
     for concept, sign in SIGNS.items():
-        where = _math_sign(sign.math, prose) if sign.math is not None else None
+        where = _math_sign(sign.math, prose, words=sign.words) if sign.math else None
         if where is None and sign.code is not None:
             where = _code_sign(sign.code, code)
         if where is not None:

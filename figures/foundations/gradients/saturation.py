@@ -31,7 +31,7 @@ def make_figure(style, layout):
     norm_ax.plot(factors, norms, color=style.blue, lw=2)
     norm_ax.set_ylim(0, None)
     norm_ax.set_ylabel("size of the Jacobian")
-    norm_ax.set_title("and the gradient dies", fontsize=11)
+    norm_ax.set_title("and the Jacobian vanishes", fontsize=11)
     for ax in axes:
         ax.axvline(1, color=style.faint, lw=0.8, ls="--")
         ax.set_xlim(0, factors[-1])

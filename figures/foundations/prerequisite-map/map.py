@@ -8,6 +8,7 @@ target equations when that page uses a concept the page introduces, and at each 
 
 import textwrap
 
+import numpy as np
 from _shared import listing
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
@@ -119,7 +120,7 @@ def make_figure(style, layout):
         skill_mid[s] = box(col_x[2], y, col_w[2], h, style.green, page_url(first.page), rows)
         y += h + spare
 
-    def arrow(x0, y0, x1, y1, colour):
+    def arrow(x0, y0, x1, y1, colour, rad=0.0):
         ax.add_patch(
             FancyArrowPatch(
                 (x0, y0),
@@ -129,22 +130,48 @@ def make_figure(style, layout):
                 color=colour,
                 lw=1.0,
                 alpha=0.9,
-                connectionstyle="arc3,rad=0",
+                connectionstyle=f"arc3,rad={rad}",
                 shrinkA=1,
                 shrinkB=2,
                 zorder=1,
             )
         )
 
+    eq_box = (col_x[1] - 0.08, eq_y - 0.08, col_x[1] + col_w[1] + 0.08, eq_y + eq_h + 0.08)
+
+    def around_the_equations(x0, y0, x1, y1):
+        """The bend (matplotlib's arc3 rad) of the least curved arrow from (x0, y0) to (x1, y1)
+        that keeps clear of the equations' box, so that a page's own skills do not seem to run
+        into it. With x and y in inches and y pointing down, arc3's control point is the
+        midpoint plus rad times (-dy, dx)."""
+        left, top, right, bottom = eq_box
+        t = np.linspace(0, 1, 200)[:, None]  # (200, 1)
+        start, end = np.array([x0, y0]), np.array([x1, y1])
+        best, fewest = 0.0, t.size
+        for step in range(41):  # 0, 0.05, -0.05, 0.1, -0.1, ... up to 1 either way
+            rad = (step + 1) // 2 * 0.05 * (1 if step % 2 else -1)
+            control = (start + end) / 2 + rad * np.array([-(y1 - y0), x1 - x0])
+            curve = (1 - t) ** 2 * start + 2 * (1 - t) * t * control + t**2 * end  # (200, 2)
+            inside = (left < curve[:, 0]) & (curve[:, 0] < right)
+            inside &= (top < curve[:, 1]) & (curve[:, 1] < bottom)
+            between = (curve[:, 0] >= x0 - 0.01).all() and (curve[:, 0] <= x1 + 0.01).all()
+            if between and inside.sum() < fewest:
+                best, fewest = rad, int(inside.sum())
+            if not fewest:
+                break
+        # On a phone the columns are too close for a bend to clear the box: straight, behind it.
+        return best if not fewest else 0.0
+
     page_right = col_x[0] + col_w[0]
     for p in feeds_target:
         arrow(page_right, page_mid[p.page], col_x[1], eq_mid, style.muted)
     for s in target.feeds:
         arrow(col_x[1] + col_w[1], eq_mid, col_x[2], skill_mid[s], style.vermilion)
-    # A page's own skills: drawn behind the equations' box.
+    # A page's own skills: bent around the equations' box.
     for p in pages:
         for s in p.feeds:
-            arrow(page_right, page_mid[p.page], col_x[2], skill_mid[s], style.blue)
+            ends = (page_right, page_mid[p.page], col_x[2], skill_mid[s])
+            arrow(*ends, style.blue, rad=around_the_equations(*ends))
 
     # The legend.
     ly = header + body + 0.3

@@ -56,7 +56,7 @@ def make_figure(style, layout):
     ax.set_yscale("log")
     ax.set_xlabel("score multiplier")
     ax.set_ylabel("gradient norm ‖J‖ of the softmax")
-    ax.set_title("the gradient vanishes\nas the scores grow", fontsize=11)
+    ax.set_title("for this row, ‖J‖ vanishes\nas the scores grow", fontsize=11)
     (gentle, soft, soft_norm), (large, spike, spike_norm) = cases[1.0], cases[BIG]
     flat = norms[factors <= 1]  # (m,) the flat stretch, multipliers up to 1
     alt = (

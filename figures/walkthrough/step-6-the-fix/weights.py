@@ -1,6 +1,9 @@
-"""One query's attention weights over 16 keys: unscaled, divided by sqrt(d_k), divided by d_k."""
+"""The typical query's attention weights over 16 keys: unscaled, divided by sqrt(d_k), divided
+by d_k. Typical: of 201 random queries, each with its own keys, the one whose largest unscaled
+weight is the median."""
 
 import numpy as np
+from _rows import typical_query
 from _text import listing
 
 import paperlens as pl
@@ -12,9 +15,8 @@ N_K = 16
 
 
 def make_figure(style, layout):
-    rng = np.random.default_rng(SEED)
-    q = rng.standard_normal((1, D_K))  # (n_q, d_k)
-    K = rng.standard_normal((N_K, D_K))  # (n_k, d_k)
+    q, K = typical_query(D_K, N_K, np.random.default_rng(SEED))  # (d_k,), (n_k, d_k)
+    q = q[None]  # (n_q, d_k) with n_q = 1
     V = np.eye(N_K)  # (n_k, d_v), unused: only the weights are drawn
     cases = (
         (1.0, "unscaled", style.vermilion),
@@ -38,7 +40,8 @@ def make_figure(style, layout):
     unscaled, tamed, shrunk = drawn
     top = np.argsort(unscaled)[::-1][:2]  # (2,) the two heaviest keys
     alt = (
-        f"Attention weights of one query over {N_K} keys, in three panels. Unscaled (orange), "
+        f"Attention weights over {N_K} keys of the typical query (the median largest unscaled "
+        f"weight of 201 random queries), in three panels. Unscaled (orange), "
         f"keys {listing(str(j + 1) for j in top)} take {unscaled[top].sum():.0%} of the weight, "
         f"the largest {unscaled.max():.2f}. Divided by √d_k = {np.sqrt(D_K):g} (blue), the "
         f"weights vary from key to key, from {tamed.min():.3f} to {tamed.max():.2f}. Divided "

@@ -1,5 +1,7 @@
 """Explorable: a row masked with -1e9, replaced or added, in float64, float32, float16 and
-bfloat16, through a naive softmax and through paperlens.softmax."""
+bfloat16, through a softmax written out (subtracting the row's largest score, as the page's
+stable_softmax does) and through paperlens.softmax. Grey dashes: the weights exact arithmetic
+gives for the scores as written, before they are stored in the dtype."""
 
 import numpy as np
 from _text import listing, num, nums
@@ -19,9 +21,10 @@ DTYPES = {"float64": np.float64, "float32": np.float32, "float16": np.float16, "
 FRAMES = Frames(label="Precision", values=tuple(DTYPES), default="float32", control="buttons")
 
 
-def naive_softmax(s):
-    """The softmax as usually first written, e^(s − max s) / Σ e^(s − max s), in s's dtype:
-    subtracting the maximum stops overflow, and nothing handles a row that is all −∞."""
+def stable_softmax(s):
+    """The softmax written out with the row's largest score subtracted, e^(s − max s) /
+    Σ e^(s − max s), in s's dtype (the page's stable_softmax): subtracting the maximum stops
+    overflow, and nothing handles a row that is all −∞."""
     with np.errstate(invalid="ignore"):  # −∞ − (−∞) is NaN, which is the point
         e = np.exp(s - s.max())
         return e / e.sum()
@@ -34,16 +37,14 @@ def paperlens_softmax(s):
     return pl.softmax(s)
 
 
-def verdict(weights, right, unmasked, tolerance):
+def verdict(weights, exact, tolerance):
     """What a panel's weights are, in a few words, for its title and the alt text."""
     if np.isnan(weights).any():
         return "NaN"
     if not weights.any():
         return "all zeros"
-    if np.allclose(weights, right, atol=tolerance):
-        return "right"
-    if np.allclose(weights, unmasked, atol=tolerance):
-        return "unchanged: masks nothing"
+    if np.allclose(weights, exact, atol=tolerance):
+        return "exact"
     if np.ptp(weights) == 0:
         return f"uniform, {weights[0]:.2f} each"
     return f"about {nums(weights, '.2f')}"
@@ -56,26 +57,28 @@ def make_frame(name, style, layout):
     row = ROW.astype(dtype)  # (n,)
     keys = np.arange(1, ROW.size + 1)  # (n,)
     masked = ", ".join(str(k) for k in keys[~KEEP])
-    cases = (  # (title, scores)
-        (f"keys {masked}\nreplaced by {FILL_TEXT}", np.where(KEEP, row, fill)),
-        (f"every key\nreplaced by {FILL_TEXT}", np.full_like(row, fill)),
-        (f"{FILL_TEXT} added\nto every key", row + fill),
+    cases = (  # (title, scores in this dtype, what exact arithmetic gives for the scores)
+        (
+            f"keys {masked}\nreplaced by {FILL_TEXT}",
+            np.where(KEEP, row, fill),
+            np.where(KEEP, pl.softmax(np.where(KEEP, ROW, -np.inf)), 0.0),  # e^(−10⁹) ≈ 0
+        ),
+        (f"every key\nreplaced by {FILL_TEXT}", np.full_like(row, fill), np.full(ROW.size, 0.25)),
+        (f"{FILL_TEXT} added\nto every key", row + fill, pl.softmax(ROW)),  # shift invariance
     )
     codes = (
-        ("naive softmax", naive_softmax, style.orange),
+        ("softmax written out", stable_softmax, style.orange),
         ("paperlens.softmax", paperlens_softmax, style.blue),
     )
     tolerance = 4 * float(ml_finfo(dtype).eps)  # a few roundings in this dtype
-    right = np.where(KEEP, pl.softmax(np.where(KEEP, ROW, -np.inf)), 0.0)  # (n,) float64
-    unmasked = pl.softmax(ROW)  # (n,) float64
     shape = (len(cases), len(codes)) if layout.stacked else (len(codes), len(cases))
     fig, axes = new_figure(*shape, height=7.2 if layout.stacked else 4.6, layout=layout)
     said = {}  # (case, code): verdict, for the alt text
-    for i, (case, scores) in enumerate(cases):
+    for i, (case, scores, exact) in enumerate(cases):
         for j, (code, softmax, colour) in enumerate(codes):
             ax = axes[i, j] if layout.stacked else axes[j, i]
             weights = np.asarray(softmax(scores), dtype=np.float64)  # (n,)
-            said[case, code] = verdict(weights, right, unmasked, tolerance)
+            said[case, code] = verdict(weights, exact, tolerance)
             if np.isnan(weights).any():
                 for key in keys[np.isnan(weights)]:
                     ax.text(
@@ -89,9 +92,7 @@ def make_frame(name, style, layout):
                     )
             else:
                 ax.bar(keys, weights, color=colour, width=0.7)
-            ax.plot(
-                keys, right, "_", color=style.muted, ms=14, mew=1.5
-            )  # the weights it should have
+            ax.plot(keys, exact, "_", color=style.muted, ms=14, mew=1.5)  # exact arithmetic
             ax.set_xlim(0.4, 4.6)
             ax.set_ylim(0, 1.0)
             ax.set_xticks(keys)
@@ -107,11 +108,11 @@ def make_frame(name, style, layout):
     stored = "−∞" if np.isneginf(fill) else num(float(fill), ",.0f")
     gap = "\n" if layout.stacked else "; "
     fig.suptitle(
-        f"In {name}, {FILL_TEXT} is stored as {stored}{gap}grey dashes: the right weights",
+        f"In {name}, {FILL_TEXT} is stored as {stored}{gap}grey dashes: exact arithmetic",
         fontsize=10.5,
     )
     panels = []
-    for case, _ in cases:
+    for case, _, _ in cases:
         got = [said[case, code] for code, _, _ in codes]
         if len(set(got)) == 1:
             from_each = f"{got[0]} from both"
@@ -120,12 +121,14 @@ def make_frame(name, style, layout):
                 f"{v} from {code}" for v, (code, _, _) in zip(got, codes, strict=True)
             )
         panels.append(f"{case.replace(chr(10), ' ')}: {from_each}")
+    exact_said = "; ".join(
+        f"{case.replace(chr(10), ' ')}, {nums(np.round(exact, 2))}" for case, _, exact in cases
+    )
     alt = (
         f"{axes.size} panels of weights over {ROW.size} keys, computed in {name}, where "
-        f"{FILL_TEXT} is "
-        f"stored as {stored}; grey dashes mark the right weights, "
-        f"{nums(np.round(right, 2))}, which only the keys kept "
-        f"({listing(str(k) for k in keys[KEEP])}) share. "
+        f"{FILL_TEXT} is stored as {stored}, by a softmax written out that subtracts the row's "
+        "largest score and by paperlens.softmax. Grey dashes mark the weights exact arithmetic "
+        f"gives for the scores as written: {exact_said}. "
         f"{'. '.join(p[0].upper() + p[1:] for p in panels)}."
     )
     return pl.show(fig, alt)

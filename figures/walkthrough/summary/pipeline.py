@@ -1,6 +1,8 @@
-"""The whole walkthrough as one pipeline, from one seeded example with d_k = 64 and 8 keys."""
+"""The whole walkthrough as one pipeline, from one seeded example with d_k = 64 and 8 keys: the
+typical of 1001 random queries (the median largest unscaled weight), as on the page."""
 
 import numpy as np
+from _rows import typical_query
 from _text import num
 
 import paperlens as pl
@@ -9,13 +11,12 @@ from sitekit.figstyle import new_figure
 SEED = 12
 D_K = 64
 N_K = 8
+DRAWS = 1001  # random queries, each with its own keys; the figure shows the typical one
 
 
 def make_figure(style, layout):
-    rng = np.random.default_rng(SEED)
-    q = rng.standard_normal(D_K)  # (d_k,)
-    K = rng.standard_normal((N_K, D_K))  # (n_k, d_k)
-    scores = K @ q  # (n_k, d_k) x (d_k,) -> (n_k,)
+    q, K = typical_query(D_K, N_K, np.random.default_rng(SEED), draws=DRAWS)  # (d_k,), (n_k, d_k)
+    scores = np.sum(q * K, axis=-1)  # (n_k, d_k) -> (n_k,): the dot products, as on the page
     tame = scores / np.sqrt(D_K)  # (n_k,)
     band = np.sqrt(D_K)  # the grey band of panel 3: ±√d_k, the typical size of a score
     fig, axes = new_figure(2, 3, height=5.2, layout=layout)
@@ -63,19 +64,20 @@ def make_figure(style, layout):
     ax.set_ylim(0, 1.02)
     ax.set_xticks(keys)
     ax.set_xlabel("key")
-    ax.set_title("⑤ softmax: soft weights\n(gradient flows)", fontsize=11)
+    ax.set_title(f"⑤ softmax: soft weights\n(largest {soft.max():.2f})", fontsize=11)
 
     ax = axes[1, 2]
     ax.bar(keys, spike, color=style.orange)
     ax.set_ylim(0, 1.02)
     ax.set_xticks(keys)
     ax.set_xlabel("key")
-    ax.set_title("without ÷ 8: a spike\n(saturated)", fontsize=11)
+    ax.set_title(f"without ÷ 8: peaked\n(largest {spike.max():.2f})", fontsize=11)
     outside = int((np.abs(scores) > band).sum())
     inside = int((np.abs(tame) <= 1).sum())
     alt = (
-        f"A {axes.size}-panel pipeline from one seeded example. Panel 1: the {D_K} entries of a "
-        "random query and a random key as two strips of bars. Panel 2: their "
+        f"A {axes.size}-panel pipeline from one seeded example, the typical of {DRAWS:,} random "
+        f"queries (the median largest unscaled weight). Panel 1: the {D_K} entries of the "
+        "query and of its first key as two strips of bars. Panel 2: their "
         f"{products.size} products, {(products > 0).sum()} positive and "
         f"{(products < 0).sum()} negative, summing to a dot product of "
         f"{num(products.sum(), '.1f')}. Panel 3: the {N_K} unscaled scores of the query against "
@@ -84,6 +86,6 @@ def make_figure(style, layout):
         f"by {np.sqrt(D_K):g}, between {num(tame.min(), '.1f')} and {num(tame.max(), '.1f')}, "
         f"{inside} of the {N_K} inside a grey band at ±1. Panel 5: their softmax, soft weights "
         f"with the largest {soft.max():.2f}. Panel 6: for contrast, the softmax of the unscaled "
-        f"scores, a single spike of {spike.max():.2f} on key {keys[spike.argmax()]}."
+        f"scores, peaked at {spike.max():.2f} on key {keys[spike.argmax()]}."
     )
     return pl.show(fig, alt)
