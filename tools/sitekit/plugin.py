@@ -170,6 +170,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         else:
             html = _checked(lambda: build.renderer.render_page(html, where=where))
         html = glossary.without_own_tooltips(html, build.words, src)
+        html = glossary.without_everyday_tooltips(html)  # a use the writer marked everyday
         html = _checked(lambda: figures.embed(html, page.url, build.figures, where=where))
         html = _checked(lambda: explorables.embed(html, page.url, build.explorables, where=where))
         if notebooks.is_notebook(src):
@@ -268,16 +269,27 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
 
     def _render_explorables(self) -> tuple[dict[str, explorables.Explorable], int]:
         """Every frame of every explorable figure, in every style and layout. Under ``make
-        serve`` a failure leaves the page its default frame, without its control."""
+        serve`` a failing script leaves its page the default frame (or the placeholder of
+        `_render_figures`) without its control; the other explorables keep theirs."""
         if not self.config.explorables:
             return {}, 0
+        found = explorables.discover(Path(self.config.figures))
         try:
-            return explorables.render_all(explorables.discover(Path(self.config.figures)))
+            return explorables.render_all(found)
         except figures.FigureError as err:
             if not self._session().serving:
                 raise PluginError(str(err)) from None
             lifecycle.tell(f"an explorable figure failed:\n{err}")
-        return {}, 0
+        out: dict[str, explorables.Explorable] = {}
+        frames = 0
+        for figure in found:  # one at a time: the failing one is left out
+            try:
+                one, count = explorables.render_all([figure])
+            except figures.FigureError:
+                continue
+            out.update(one)
+            frames += count
+        return out, frames
 
     def _proof(self, page: Page, config: MkDocsConfig) -> dict[str, str]:
         """What the plugin checked on ``page`` (`sitekit.proof`)."""
