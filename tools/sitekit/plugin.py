@@ -39,14 +39,17 @@ from sitekit import (
     explorables,
     figures,
     glossary,
+    guide,
     katex,
     lifecycle,
     notebook_figures,
     notebook_html,
     notebooks,
+    numbering,
     paths,
     preview,
     proof,
+    recall,
     wheel,
 )
 
@@ -76,6 +79,7 @@ class Build:
     library: str  # a hash of src/paperlens
     words: list[glossary.Word]
     tooltips: dict[str, str]
+    guide: str = ""  # the contributing guide's generated lists (sitekit.guide), as a key
     start: float = field(default_factory=time.perf_counter)
     figures: dict[str, figures.Rendered] = field(default_factory=dict)
     explorables: dict[str, explorables.Explorable] = field(default_factory=dict)
@@ -127,7 +131,9 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         session.restart_if_code_changed(config)
         docs = Path(config["docs_dir"])
         words = _checked(lambda: _check_pages(docs, config))
+        self._check_while_writing(docs, config)
         self.build = Build(katex.Renderer(), figures.library_key(), words, glossary.glossary(words))
+        self.build.guide = repr(_checked(lambda: guide.generated(docs, config["nav"], "")))
         _configure_notebooks(config, self.build.library, self.config.execute_notebooks)
         return config
 
@@ -157,6 +163,8 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
         outcome = self._build().outcome(page)
+        docs = Path(config["docs_dir"])
+        markdown = _checked(lambda: guide.expand(markdown, page.file.src_uri, docs, config["nav"]))
         markdown = example_report.mark_failures(markdown, page, outcome)  # under serve
         return _checked(lambda: answers.fill_boxes(markdown, page, outcome))
 
@@ -212,6 +220,23 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             self.session.close()
 
     # --- The steps -------------------------------------------------------------------------
+
+    def _check_while_writing(self, docs: Path, config: MkDocsConfig) -> None:
+        """The checks a page fails while it is being written (its numbers and page lists
+        against ``nav``, its recall cards): they fail ``make site``; under ``make serve`` the
+        terminal says what to fix, and the preview keeps serving."""
+        config_file = Path(config["config_file_path"])
+        steps: list[Callable[[], None]] = [
+            lambda: numbering.check(docs, config["nav"], config_file),
+            lambda: recall.check(docs, config["nav"]),
+        ]
+        for step in steps:
+            try:
+                step()
+            except (numbering.NumberingError, recall.RecallError) as err:
+                if not self._session().serving:
+                    raise PluginError(str(err)) from None
+                lifecycle.tell(f"{err}\n(make site fails until this is fixed)")
 
     def _session(self) -> Session:
         if self.session is None:  # an engine that skipped on_startup
@@ -312,7 +337,10 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         build = self._build()
         outcome = build.outcomes.get(f"docs/{f.src_uri}")
         executed = notebooks.is_notebook(f.src_uri) or b"\n::: " in f.content_bytes
-        return preview.page_key(f.content_bytes, outcome, build.library if executed else "")
+        extra = build.library if executed else ""
+        if guide.uses_lists(f.content_string):  # lists generated from the other pages
+            extra += build.guide
+        return preview.page_key(f.content_bytes, outcome, extra)
 
 
 def _checked(step: Callable[[], T]) -> T:
@@ -324,6 +352,7 @@ def _checked(step: Callable[[], T]) -> T:
         answers.AnswerError,
         katex.MathError,
         figures.FigureError,
+        guide.GuideError,
     )
     try:
         return step()
