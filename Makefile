@@ -42,8 +42,9 @@ lint: env
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# Ends with the ten slowest tests, so whoever adds one sees what it costs.
 test: env lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=10
 
 SITE_DIR ?= site
 # The engine: ProperDocs, the maintained fork of MkDocs 1.6 (README, "The engine"); it reads

@@ -1,70 +1,135 @@
-"""Shared by tests/site and tests/browser: one strict build of the whole site per test session.
+"""Shared by tests/site and tests/browser: the session's builds of the site.
 
-The browser tests are parametrized by the pages of the built site (its HTML files, so pages
-added later are tested without listing them), which needs the build at collection time; the
-build is therefore made by ``built_site`` on first use, collection or fixture, and kept for the
-session in ``config.stash``. ``PAPERLENS_SITE=DIR`` uses a site already built into DIR instead
-(with ``mkdocs build --strict``: nothing checks that it was), and leaves it in place.
+Every test session builds the site once, cold: ``make site`` (the strict build, then the check
+of every page's proof, `sitekit.proof`) from empty caches, in a network namespace with only
+loopback when the machine allows one, into a scratch folder. Its caches are the session's own
+(``PAPERLENS_CACHE_DIR``, ``PAPERLENS_EXPERIMENT_CACHE``, set for every test and subprocess), so
+everything computed once is read afterwards: by the second, warm build that
+tests/site/test_reproducible.py compares byte for byte, by the builds and servers of scratch
+copies of the pages, by the reader's notebooks and by the experiments the tests run again.
+
+The cold build starts as soon as the tests are collected and runs beside them; the tests that
+need the site run last (`pytest_collection_modifyitems`), and the first of them waits for it.
+The browser tests are parametrized by the pages the sources make (`source_pages`; the built-site
+tests check that the build made exactly those). ``PAPERLENS_SITE=DIR`` uses a site already built
+into DIR instead (with ``make site``: nothing checks that it was), and leaves it in place.
 """
 
 import os
+import re
+import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from sitekit import paths
-from sitekit.paths import ROOT
+from paperlens import _cache as experiment_cache
+from sitekit import cards, notebooks, paths
+from sitekit.paths import ROOT, page_url
+from sitekit.wheel import build_wheel, wheel_name
 
-_BUILD = pytest.StashKey[tuple[Path, str | None]]()
-SITE_PAGES = pytest.StashKey[list[str]]()  # the pages, in the order the browser tests visit them
 
+@dataclass
+class Builds:
+    """The session's folder (its caches, its sites, the builds' logs) and its two builds."""
 
-def built_site(config: pytest.Config) -> tuple[Path, str | None]:
-    """The built site folder and, when the strict build failed, why (else ``None``).
+    folder: Path
+    cold: subprocess.Popen[str] | None = None
+    warm: subprocess.Popen[str] | None = None
+    given: Path | None = None  # PAPERLENS_SITE
+    reader: subprocess.Popen[str] | None = None
+    procs: list[subprocess.Popen[str]] = field(default_factory=list)
 
-    ``properdocs build --strict`` (the engine, as ``make site`` runs it): any warning fails the
-    build. Never add ``--quiet``: it hides warnings from the counter that ``--strict`` relies
-    on, and the build then passes with warnings (MkDocs 1.6, and so ProperDocs).
-    """
-    if _BUILD not in config.stash and os.environ.get("PAPERLENS_SITE"):
-        # A site built already (``mkdocs build --strict -d DIR``), to rerun the browser or site
-        # checks without building again; it is the caller's, so it is not deleted at the end.
-        config.stash[_BUILD] = (Path(os.environ["PAPERLENS_SITE"]).resolve(), None)
-    if _BUILD not in config.stash:
-        out = Path(tempfile.mkdtemp(prefix="paperlens-site-"))
-        result = subprocess.run(
-            [paths.engine(), "build", "--strict", "-f", "mkdocs.yml", "-d", str(out)],
-            cwd=ROOT,
-            # The environment of a reproducible build, as the Makefile sets it.
-            env=paths.build_env(),
-            capture_output=True,
-            text=True,
+    @property
+    def site(self) -> Path:
+        return self.given or self.folder / "site"
+
+    def start(self, name: str, *, offline: bool) -> subprocess.Popen[str]:
+        """``make site`` into ``folder/<name>``, offline when asked and possible; its output
+        goes to ``folder/<name>.log`` (a file: a full pipe would stall the build)."""
+        target = self.folder / name
+        script = f"exec make --no-print-directory site SITE_DIR={target}"
+        command = ["sh", "-c", script]
+        if offline and offline_namespace_available():
+            # The Jupyter kernel that executes the notebooks talks to the build over loopback.
+            command = ["unshare", "-rn", "sh", "-c", f"ip link set lo up && {script}"]
+        with open(self.folder / f"{name}.log", "w") as log:
+            proc = subprocess.Popen(
+                command, cwd=ROOT, env=paths.build_env(), stdout=log, stderr=subprocess.STDOUT
+            )
+        self.procs.append(proc)
+        return proc
+
+    def start_reader_install(self) -> None:
+        """The home page's install, in a fresh venv outside the repository, of the wheel the
+        site publishes (built here as the build builds it: `reader_install` checks the two are
+        the same bytes); it takes a minute, so it runs beside the build."""
+        home = self.folder / "reader"
+        home.mkdir()
+        wheel = home / wheel_name()
+        wheel.write_bytes(build_wheel())
+        args = [
+            a.replace(f"{SITE_ADDRESS}downloads/{wheel.name}", wheel.as_uri())
+            for a in home_page_install_args()
+        ]
+        assert any(wheel.as_uri() in a for a in args), f"the install line names no {wheel.name}"
+        venv = home / "venv"
+        # --no-compile: no .pyc written ahead of time (Python writes them on first import); it
+        # halves the install here and changes nothing a notebook can observe.
+        script = (
+            f"{shlex.quote(sys.executable)} -m venv {venv} && {venv}/bin/python -m pip install"
+            f" --quiet --no-compile {shlex.join(args)}"
         )
-        error = None
-        if result.returncode != 0:
-            error = f"strict build failed:\n{result.stdout}\n{result.stderr}"
-        config.stash[_BUILD] = (out, error)
-    return config.stash[_BUILD]
+        env = dict(
+            reader_env(),
+            PIP_CONSTRAINT=str(ROOT / "requirements.lock"),
+            PIP_DISABLE_PIP_VERSION_CHECK="1",
+        )
+        with open(self.folder / "reader.log", "w") as log:
+            self.reader = subprocess.Popen(
+                ["sh", "-c", script], cwd=home, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+        self.procs.append(self.reader)
+
+    def wait(self, proc: subprocess.Popen[str], name: str) -> tuple[int, str]:
+        proc.wait()
+        return proc.returncode, (self.folder / f"{name}.log").read_text()
+
+    def close(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+_BUILDS = pytest.StashKey[Builds]()
+# Fixtures of the tests that need the built site (or build and serve scratch copies of the
+# pages with the session's caches): they run after every other test.
+NEEDS_SITE = ("site", "warm_build", "scratch_config", "scratch_with_figures", "reader_python")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "searchable: run only on pages in the search index (not the 404 page)"
+    )
+    folder = Path(tempfile.mkdtemp(prefix="paperlens-session-"))
+    builds = Builds(folder)
+    if os.environ.get("PAPERLENS_SITE"):
+        builds.given = Path(os.environ["PAPERLENS_SITE"]).resolve()
+    config.stash[_BUILDS] = builds
+    # Every build, server and test of the session shares these caches.
+    os.environ["PAPERLENS_CACHE_DIR"] = str(folder / "cache")
+    os.environ[experiment_cache.ENV] = str(folder / "cache" / "experiments")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if _BUILD in config.stash and not os.environ.get("PAPERLENS_SITE"):
-        shutil.rmtree(config.stash[_BUILD][0], ignore_errors=True)
-    if _OFFLINE in config.stash:
-        proc, folder = config.stash[_OFFLINE]
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-# --- The cold offline build (tests/site/test_reproducible.py), started early -------------------
-
-_OFFLINE = pytest.StashKey[tuple[subprocess.Popen[str], Path]]()
-REPRODUCIBLE = "tests/site/test_reproducible.py"
+    if _BUILDS in config.stash:
+        config.stash[_BUILDS].close()
 
 
 def offline_namespace_available() -> bool:
@@ -74,65 +139,117 @@ def offline_namespace_available() -> bool:
     return probe.returncode == 0
 
 
-def start_offline_build(config: pytest.Config) -> None:
-    """``make site`` in a network namespace with only loopback, from empty caches, into a
-    scratch folder. It takes minutes and mostly one core, so it starts as soon as the tests are
-    collected and runs beside them; the test that compares it waits for it."""
-    if _OFFLINE in config.stash or not offline_namespace_available():
-        return
-    folder = Path(tempfile.mkdtemp(prefix="paperlens-offline-"))
-    env = dict(
-        os.environ,
-        PAPERLENS_CACHE_DIR=str(folder / "cache"),
-        SOURCE_DATE_EPOCH=paths.build_env()["SOURCE_DATE_EPOCH"],
-    )
-    # The Jupyter kernel that executes the notebooks talks to the build over loopback.
-    script = f"ip link set lo up && exec make --no-print-directory site SITE_DIR={folder / 'site'}"
-    with open(folder / "build.log", "w") as log:  # a file: a full pipe would stall the build
-        proc = subprocess.Popen(
-            ["unshare", "-rn", "sh", "-c", script],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-    config.stash[_OFFLINE] = (proc, folder)
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if any(item.nodeid.startswith(REPRODUCIBLE) for item in items):
-        start_offline_build(config)
+    """Start the cold build if a test needs the site, and run those tests last."""
+    needs = [any(f in NEEDS_SITE for f in getattr(i, "fixturenames", ())) for i in items]
+    builds = config.stash[_BUILDS]
+    if any(needs) and builds.given is None and builds.cold is None:
+        builds.cold = builds.start("site", offline=True)
+    if any("reader_python" in getattr(i, "fixturenames", ()) for i in items):
+        builds.start_reader_install()
+    order = sorted(range(len(items)), key=lambda n: needs[n])  # stable: otherwise as collected
+    items[:] = [items[n] for n in order]
 
 
 @pytest.fixture(scope="session")
-def offline_build(request) -> tuple[int, str, Path]:
-    """The cold offline build's exit status, its output and the site it built."""
-    if not offline_namespace_available():
-        pytest.skip(
-            "needs `unshare -rn` (util-linux) and `ip` (iproute2) with user namespaces enabled"
-        )
-    start_offline_build(request.config)
-    proc, folder = request.config.stash[_OFFLINE]
-    proc.wait()
-    return proc.returncode, (folder / "build.log").read_text(), folder / "site"
+def cold_build(request) -> tuple[int, str, Path]:
+    """The session's cold build: its exit status, its output and the site it built."""
+    builds = request.config.stash[_BUILDS]
+    if builds.given is not None:
+        return 0, f"PAPERLENS_SITE={builds.given}", builds.given
+    if builds.cold is None:
+        builds.cold = builds.start("site", offline=True)
+    returncode, output = builds.wait(builds.cold, "site")
+    return returncode, output, builds.site
 
 
 @pytest.fixture(scope="session")
-def site(request):
-    """The built site folder (``properdocs build --strict``; any warning fails the session)."""
-    out, error = built_site(request.config)
-    assert error is None, error
-    return out
+def site(cold_build):
+    """The built site folder (``make site``: strict, and every page's proof checked)."""
+    returncode, output, folder = cold_build
+    assert returncode == 0, f"make site failed:\n{output[-6000:]}"
+    return folder
+
+
+@pytest.fixture(scope="session")
+def warm_build(request, site) -> tuple[int, str, Path]:
+    """A second ``make site`` of the same sources, reading what the first one cached."""
+    builds = request.config.stash[_BUILDS]
+    if builds.warm is None:
+        builds.warm = builds.start("site-again", offline=False)
+    returncode, output = builds.wait(builds.warm, "site-again")
+    return returncode, output, builds.folder / "site-again"
+
+
+# --- A reader's install (tests/site/test_reader_install.py) ---------------------------------------
+
+HOME_PAGE = ROOT / "docs" / "index.md"
+# The line on the home page that installs the site's wheel (inside a ```bash block).
+INSTALL_LINE = re.compile(
+    r"^[ \t]*(python3 -m pip install .*/downloads/paperlens-.*\.whl.*)$", re.M
+)
+SITE_ADDRESS = "https://<this site>/"
+
+
+def home_page_install_args() -> list[str]:
+    lines = INSTALL_LINE.findall(HOME_PAGE.read_text())
+    assert len(lines) == 1, f"docs/index.md: expected one install line for the wheel, got {lines}"
+    args = shlex.split(lines[0])
+    assert args[:4] == ["python3", "-m", "pip", "install"], lines[0]
+    assert any(SITE_ADDRESS in a for a in args), f"no {SITE_ADDRESS} in {lines[0]}"
+    return args[4:]
+
+
+def reader_env() -> dict[str, str]:
+    """This process's environment without what ties a Python to the project's venv."""
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env["PATH"] = os.pathsep.join(
+        p for p in env.get("PATH", "").split(os.pathsep) if not p.startswith(sys.prefix)
+    )
+    return env
+
+
+@pytest.fixture(scope="session")
+def reader_environment() -> dict[str, str]:
+    return reader_env()
+
+
+@pytest.fixture(scope="session")
+def reader_python(request, site):
+    """The Python of a fresh venv outside the repository, after the home page's install of
+    the wheel the site publishes."""
+    builds = request.config.stash[_BUILDS]
+    if builds.reader is None:
+        builds.start_reader_install()
+    home = builds.folder / "reader"
+    assert ROOT not in home.parents
+    returncode, output = builds.wait(builds.reader, "reader")
+    assert returncode == 0, f"pip install of the home page's line:\n{output[-3000:]}"
+    published = site / "downloads" / wheel_name()
+    assert published.read_bytes() == (home / wheel_name()).read_bytes(), "not the site's wheel"
+    return home / "venv" / "bin" / "python"
 
 
 # --- Browser tests (tests/browser): one test per page of the built site -------------------------
 
+SITE_PAGES = pytest.StashKey[list[str]]()  # the pages, in the order the browser tests visit them
+NOT_FOUND_PAGE = "404.html"
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "searchable: run only on pages in the search index (not the 404 page)"
-    )
+
+def source_pages() -> list[str]:
+    """The pages the sources make, as URL paths relative to the site (``""``,
+    ``foundations/softmax/``), the 404 page last: every Markdown page and notebook in docs/,
+    and the Review page the build generates (tests/site/test_built_site.py checks that the
+    build makes exactly these)."""
+    docs = ROOT / "docs"
+    sources = [p.relative_to(docs).as_posix() for p in docs.rglob("*.md")]
+    sources += [
+        p.relative_to(docs).as_posix()
+        for p in docs.rglob("*.py")
+        if notebooks.is_notebook(p.relative_to(docs).as_posix())
+    ]
+    urls = sorted(page_url(src).removesuffix("index.html") for src in [*sources, cards.REVIEW_PAGE])
+    return [*urls, NOT_FOUND_PAGE]
 
 
 def _page_id(path: str) -> str:
@@ -140,7 +257,7 @@ def _page_id(path: str) -> str:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Parametrize ``site_page`` by every page of the built site, discovered from its HTML files.
+    """Parametrize ``site_page`` by every page of the site (`source_pages`).
 
     Module-scoped, so pytest groups a module's tests by page and a module-scoped fixture can load
     each page once for all its checks. The 404 page comes last so that the other pages keep the
@@ -148,22 +265,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """
     if "site_page" not in metafunc.fixturenames:
         return
-    from sitekit.browser import NOT_FOUND_PAGE, chromium_missing, page_paths
-
-    if chromium_missing():
-        # The browser fixture skips, saying how to install Chromium (fails, when required).
-        paths = ["(no browser)"]
-    else:
-        out, error = built_site(metafunc.config)
-        if error is not None:
-            paths = ["(build failed)"]  # the site fixture fails with the build's output
-        else:
-            paths = page_paths(out, include_not_found=True)
-            paths.sort(key=lambda p: p == NOT_FOUND_PAGE)
-            metafunc.config.stash[SITE_PAGES] = paths
-            if metafunc.definition.get_closest_marker("searchable"):
-                paths = [p for p in paths if p != NOT_FOUND_PAGE]
-    metafunc.parametrize("site_page", paths, ids=_page_id, scope="module")
+    pages = source_pages()
+    metafunc.config.stash[SITE_PAGES] = pages
+    if metafunc.definition.get_closest_marker("searchable"):
+        pages = [p for p in pages if p != NOT_FOUND_PAGE]
+    metafunc.parametrize("site_page", pages, ids=_page_id, scope="module")
 
 
 @pytest.fixture(scope="session")
@@ -176,13 +282,14 @@ def site_pages(request):
 
 
 @pytest.fixture
-def scratch_config(tmp_path) -> Path:
-    """A configuration to build or serve a scratch copy of the pages (see `make_scratch`)."""
+def scratch_config(site, tmp_path) -> Path:
+    """A configuration to build or serve a scratch copy of the pages (see `make_scratch`),
+    once the session's build has filled the caches it reads."""
     return make_scratch(tmp_path)
 
 
 @pytest.fixture(scope="module")
-def scratch_with_figures(tmp_path_factory) -> Path:
+def scratch_with_figures(site, tmp_path_factory) -> Path:
     """Like ``scratch_config``, with a copy of ``figures/`` too, for a module's tests to share
     (one ``make serve`` for several checks)."""
     return make_scratch(tmp_path_factory.mktemp("scratch"), figures=True)
@@ -193,7 +300,7 @@ def make_scratch(folder: Path, *, figures: bool = False) -> Path:
     ``includes/``) in ``folder``, with every other path pointing back into the checkout, so
     a test can edit a page without touching the checkout. With ``figures``, the figure scripts
     are copied too (`sitekit.figures.Figure.name` names a copy's scripts as the originals, so
-    their cache entries still apply). The caches stay the checkout's."""
+    their cache entries still apply). The caches are the session's."""
     shutil.copytree(ROOT / "docs", folder / "docs")
     shutil.copytree(ROOT / "includes", folder / "includes")
     figures_dir = ROOT / "figures"

@@ -139,3 +139,43 @@ def attention_scores(
                 f"the scores Q K^T · scale overflow {Q.dtype}: scale the inputs down or use float64"
             ) from None
     return scores
+
+
+_SCORES = "the scores Q K^T · scale + mask"
+
+
+def attention(
+    Q: FloatArray, K: FloatArray, V: FloatArray, scale: float, mask: FloatArray | None
+) -> tuple[FloatArray, FloatArray]:
+    r"""$O = \mathrm{softmax}(Q K^\top \cdot \mathrm{scale} + M)\, V$ and the weights P.
+
+    Q, K, V in one floating dtype; ``mask`` is additive (`_checks.as_mask`) or None.
+    """
+    S = attention_scores(Q, K, scale)  # (..., n_q, n_k)
+    shape = (*np.broadcast_shapes(S.shape[:-2], V.shape[:-2]), *S.shape[-2:])
+    if S.shape != shape:  # V alone had more batch dims: the weights get them too
+        S = np.broadcast_to(S, shape).copy()  # (..., n_q, n_k)
+    if mask is not None:
+        S += mask  # -inf where a key is masked: exp(-inf) = 0 gives it no weight
+    P = softmax_(S, name=_SCORES)  # (..., n_q, n_k), normalised in place
+    output: FloatArray = P @ V  # (..., n_q, n_k) x (..., n_k, d_v) -> (..., n_q, d_v)
+    return output, P
+
+
+def attention_backward(
+    Q: FloatArray, K: FloatArray, V: FloatArray, P: FloatArray, G: FloatArray, scale: float
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    r"""dQ, dK, dV of `attention`, from its weights P and $G = \partial L/\partial O$.
+
+    Each gradient is summed to its input's shape (an input broadcast over batch dims gets the
+    sum of its copies' gradients).
+    """
+    # O = P V
+    dV = P.swapaxes(-1, -2) @ G  # (..., n_k, n_q) x (..., n_q, d_v) -> (..., n_k, d_v)
+    dP = G @ V.swapaxes(-1, -2)  # (..., n_q, d_v) x (..., d_v, n_k) -> (..., n_q, n_k)
+    # P = softmax(S): a fully masked row has P = 0 there, hence dS = 0
+    dS = softmax_backward(P, dP)  # (..., n_q, n_k)
+    # S = Q K^T · scale + M
+    dQ = scale * (dS @ K)  # (..., n_q, n_k) x (..., n_k, d_k) -> (..., n_q, d_k)
+    dK = scale * (dS.swapaxes(-1, -2) @ Q)  # (..., n_k, n_q) x (..., n_q, d_k) -> (..., n_k, d_k)
+    return sum_to_shape(dQ, Q.shape), sum_to_shape(dK, K.shape), sum_to_shape(dV, V.shape)

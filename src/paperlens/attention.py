@@ -20,15 +20,14 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from paperlens import _kernels
 from paperlens._checks import (
-    AttentionInputs,
     FloatArray,
     as_real_array,
     check_attention_inputs,
     require_finite,
     require_size,
 )
-from paperlens._kernels import attention_scores, softmax_, softmax_backward, sum_to_shape
 
 
 class AttentionResult(NamedTuple):
@@ -98,25 +97,8 @@ def attention(
         array([[20.]])
     """
     x = check_attention_inputs(Q, K, V, mask, scale)
-    P = _weights(x)  # (..., n_q, n_k)
-    output = P @ x.V  # (..., n_q, n_k) x (..., n_k, d_v) -> (..., n_q, d_v)
-    return AttentionResult(output.astype(x.dtype, copy=False), P.astype(x.dtype, copy=False))
-
-
-def _weights(x: AttentionInputs) -> FloatArray:
-    """softmax(Q K^T · scale + mask), in one (..., n_q, n_k) buffer, normalised in place."""
-    scores = attention_scores(x.Q, x.K, x.scale)  # (..., n_q, n_k)
-    shape = (*x.batch, *scores.shape[-2:])
-    if scores.shape != shape:  # V alone had more batch dims: the weights get them too
-        scores = np.broadcast_to(scores, shape).copy()  # (..., n_q, n_k)
-    if x.additive is not None:
-        scores += x.additive  # -inf where a key is masked: exp(-inf) = 0 gives it no weight
-    # The weights are returned, so they are normalised here, in place; dividing P V by the row
-    # sums instead would save nothing.
-    return softmax_(scores, name=_SCORES)
-
-
-_SCORES = "the scores Q K^T · scale + mask"
+    output, weights = _kernels.attention(x.Q, x.K, x.V, x.scale, x.additive)
+    return AttentionResult(output.astype(x.dtype, copy=False), weights.astype(x.dtype, copy=False))
 
 
 def attention_backward(
@@ -127,6 +109,7 @@ def attention_backward(
     *,
     mask: ArrayLike | None = None,
     scale: float | None = None,
+    weights: ArrayLike | None = None,
 ) -> AttentionGradients:
     r"""Gradients of a scalar loss L through `attention`, derived by hand.
 
@@ -143,6 +126,10 @@ def attention_backward(
         grad_output: $G = \partial L/\partial O$, the output's shape ``(..., n_q, d_v)``.
         mask: as in `attention`.
         scale: as in `attention`.
+        weights: optional, the weights P that `attention` returned for these Q, K, V, mask and
+            scale, shape ``(..., n_q, n_k)``. Given, the softmax is not computed again (as
+            `mlp_backward` reuses its forward pass's cache). They are trusted: weights of other
+            inputs give wrong gradients.
 
     Returns:
         ``AttentionGradients(dQ, dK, dV)``, each of its input's own shape: where an input was
@@ -150,8 +137,8 @@ def attention_backward(
         pass back zero gradient.
 
     Raises:
-        TypeError, ValueError: as `attention`, and if ``grad_output`` does not have the
-            output's shape or is not finite.
+        TypeError, ValueError: as `attention`, and if ``grad_output`` or ``weights`` does not
+            have its shape or is not finite.
 
     Examples:
         >>> import numpy as np
@@ -163,34 +150,32 @@ def attention_backward(
         >>> dV  # dL/dV = P^T G: each value row counts with its weight
         array([[0.75],
                [0.25]])
+        >>> out, P = attention(Q, K, V, scale=np.log(3))  # in training, reuse the forward's P
+        >>> attention_backward(Q, K, V, np.ones((1, 1)), scale=np.log(3), weights=P).dV
+        array([[0.75],
+               [0.25]])
     """
     x = check_attention_inputs(Q, K, V, mask, scale)
-    Q, K, V, scale_ = x.Q, x.K, x.V, x.scale
-    G = as_real_array(grad_output, "grad_output")
-    output_shape = (*x.batch, Q.shape[-2], V.shape[-1])
-    if G.shape != output_shape:
-        raise ValueError(
-            f"grad_output must have the output's shape (..., n_q, d_v) = {output_shape}, "
-            f"got {G.shape}"
-        )
-    require_finite(G, "grad_output")
-    G = G.astype(Q.dtype, copy=False)
-
-    P = _weights(x)  # (..., n_q, n_k)
-    # O = P V
-    dV = P.swapaxes(-1, -2) @ G  # (..., n_k, n_q) x (..., n_q, d_v) -> (..., n_k, d_v)
-    dP = G @ V.swapaxes(-1, -2)  # (..., n_q, d_v) x (..., d_v, n_k) -> (..., n_q, n_k)
-    # P = softmax(S): a fully masked row has P = 0 there, hence dS = 0
-    dS = softmax_backward(P, dP)  # (..., n_q, n_k)
-    # S = Q K^T · scale + M
-    dQ = scale_ * (dS @ K)  # (..., n_q, n_k) x (..., n_k, d_k) -> (..., n_q, d_k)
-    dK = scale_ * (dS.swapaxes(-1, -2) @ Q)  # (..., n_k, n_q) x (..., n_q, d_k) -> (..., n_k, d_k)
-    return AttentionGradients(
-        *(
-            sum_to_shape(g, a.shape).astype(x.dtype, copy=False)
-            for g, a in [(dQ, Q), (dK, K), (dV, V)]
-        )
+    output_shape = (*x.batch, x.Q.shape[-2], x.V.shape[-1])
+    G = _check_like(grad_output, "grad_output", output_shape, "the output's shape (..., n_q, d_v)")
+    if weights is None:
+        P = _kernels.attention(x.Q, x.K, x.V, x.scale, x.additive)[1]  # (..., n_q, n_k)
+    else:
+        weights_shape = (*x.batch, x.Q.shape[-2], x.K.shape[-2])
+        P = _check_like(weights, "weights", weights_shape, "the weights' shape (..., n_q, n_k)")
+    grads = _kernels.attention_backward(
+        x.Q, x.K, x.V, P.astype(x.Q.dtype, copy=False), G.astype(x.Q.dtype, copy=False), x.scale
     )
+    return AttentionGradients(*(g.astype(x.dtype, copy=False) for g in grads))
+
+
+def _check_like(a: ArrayLike, name: str, shape: tuple[int, ...], what: str) -> FloatArray:
+    """``a`` as a finite floating array of exactly ``shape``, or a ValueError naming ``what``."""
+    a = as_real_array(a, name)
+    if a.shape != shape:
+        raise ValueError(f"{name} must have {what} = {shape}, got {a.shape}")
+    require_finite(a, name)
+    return a
 
 
 def causal_mask(n_q: int, n_k: int | None = None) -> NDArray[np.bool_]:

@@ -10,11 +10,11 @@ import subprocess
 import sys
 import tomllib
 import zipfile
-from pathlib import Path
 
 import nbformat
 import pytest
 from packaging.requirements import Requirement
+
 from sitekit import cards, notebooks
 from sitekit.paths import ROOT, page_url
 from sitekit.wheel import wheel_name

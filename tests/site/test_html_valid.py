@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from sitekit.paths import ROOT
+
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 REQUIRED = os.environ.get("PAPERLENS_REQUIRE_HTML_CHECK") == "1"
 

@@ -3,95 +3,35 @@ install line, in a fresh virtual environment outside the repository, then run ev
 site offers in a fresh kernel of that environment.
 
 The install line is read from ``docs/index.md``, with the site's address replaced by the built
-wheel's local file. The environment is made once per session; pip resolves it against
-``requirements.lock`` (``PIP_CONSTRAINT``), so it gets the versions the rest of the tests use,
-and it uses the pip that ``python3 -m venv`` gives a reader, not the project's. This replaces
-running the notebooks in the project's own environment: it runs the same notebooks, in a
-stricter setting.
+wheel's local file. The environment is made once per session, beside the build (``reader_python``
+in tests/conftest.py); pip resolves it against ``requirements.lock`` (``PIP_CONSTRAINT``), so it
+gets the versions the rest of the tests use, and it uses the pip that ``python3 -m venv`` gives a
+reader, not the project's. This replaces running the notebooks in the project's own environment:
+it runs the same notebooks, in a stricter setting. The experiments they run are computed once
+per session, by the build, and read here from the session's cache (``paperlens._cache``): the
+same inputs, library source, versions and BLAS kernel give the same result.
 """
 
 import json
 import os
-import re
-import shlex
 import shutil
 import subprocess
-import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import pytest
 from sitekit.notebooks import execute
-from sitekit.wheel import wheel_name
 
-from sitekit.paths import ROOT
-HOME_PAGE = ROOT / "docs" / "index.md"
 KERNEL = "paperlens-reader"
-# The line on the home page that installs the site's wheel (inside a ```bash block).
-INSTALL_LINE = re.compile(
-    r"^[ \t]*(python3 -m pip install .*/downloads/paperlens-.*\.whl.*)$", re.M
-)
-SITE_ADDRESS = "https://<this site>/"
-
-
-def home_page_install_args() -> list[str]:
-    lines = INSTALL_LINE.findall(HOME_PAGE.read_text())
-    assert len(lines) == 1, f"docs/index.md: expected one install line for the wheel, got {lines}"
-    args = shlex.split(lines[0])
-    assert args[:4] == ["python3", "-m", "pip", "install"], lines[0]
-    assert any(SITE_ADDRESS in a for a in args), f"no {SITE_ADDRESS} in {lines[0]}"
-    return args[4:]
-
-
-def _clean_env() -> dict[str, str]:
-    """This process's environment without what ties a Python to the project's venv."""
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    env["PATH"] = os.pathsep.join(
-        p for p in env.get("PATH", "").split(os.pathsep) if not p.startswith(sys.prefix)
-    )
-    return env
-
-
-@pytest.fixture(scope="session")
-def reader_python(site, tmp_path_factory):
-    """The Python of a fresh venv outside the repository, after the home page's install."""
-    home = tmp_path_factory.mktemp("reader")
-    assert ROOT not in home.parents
-    wheel = site / "downloads" / wheel_name()
-    args = [
-        a.replace(f"{SITE_ADDRESS}downloads/{wheel.name}", wheel.as_uri())
-        for a in home_page_install_args()
-    ]
-    assert any(wheel.as_uri() in a for a in args), f"the install line names no {wheel.name}"
-    venv = home / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, env=_clean_env())
-    python = venv / "bin" / "python"
-    env = dict(
-        _clean_env(),
-        PIP_CONSTRAINT=str(ROOT / "requirements.lock"),
-        PIP_DISABLE_PIP_VERSION_CHECK="1",
-    )
-    result = subprocess.run(
-        # --no-compile: no .pyc written ahead of time (Python writes them on first import);
-        # it halves the install here and changes nothing a notebook can observe.
-        [str(python), "-m", "pip", "install", "--quiet", "--no-compile", *args],
-        cwd=home,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, f"pip install {shlex.join(args)}:\n{result.stderr[-3000:]}"
-    return python
 
 
 def test_the_install_gives_the_published_library_and_consistent_dependencies(
-    reader_python, tmp_path
+    reader_python, reader_environment, tmp_path
 ):
     code = "import paperlens, sys; print(paperlens.__file__); print(sys.prefix)"
     out = subprocess.run(
         [str(reader_python), "-c", code],
         cwd=tmp_path,
-        env=_clean_env(),
+        env=reader_environment,
         check=True,
         capture_output=True,
         text=True,
@@ -100,7 +40,10 @@ def test_the_install_gives_the_published_library_and_consistent_dependencies(
     assert Path(out[0]).is_relative_to(venv), f"paperlens imported from {out[0]}, not the venv"
     assert Path(out[1]) == venv
     check = subprocess.run(
-        [str(reader_python), "-m", "pip", "check"], env=_clean_env(), capture_output=True, text=True
+        [str(reader_python), "-m", "pip", "check"],
+        env=reader_environment,
+        capture_output=True,
+        text=True,
     )
     assert check.returncode == 0, check.stdout + check.stderr
 

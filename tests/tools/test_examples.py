@@ -129,6 +129,20 @@ def test_passes_are_cached_and_failures_are_not(tmp_path):
         runner.close()
 
 
+def test_a_damaged_outcome_is_run_again(tmp_path, capfd):
+    page = write(tmp_path, "# T\n\n```python\nassert True\n```\n")
+    runner = examples.Runner(jobs=1, cache_dir=tmp_path / "cache")
+    try:
+        first = runner.run([page], tmp_path / "docs")
+        (entry,) = (tmp_path / "cache").iterdir()
+        entry.write_bytes(b"")  # emptied
+        again = runner.run([page], tmp_path / "docs")
+        assert runner.ran == 1 and again["docs/t.md"].passed == first["docs/t.md"].passed == 1
+        assert "was damaged: dropped" in capfd.readouterr().err
+    finally:
+        runner.close()
+
+
 def test_the_cache_key_covers_the_library_and_the_page(tmp_path, monkeypatch):
     page = write(tmp_path)
     environment = examples.environment_key()

@@ -1,17 +1,20 @@
 """Explorable figures: every frame rendered and cached like a figure, alt text per frame that no
 layout or style changes, and the markup a page gets."""
 
+import html as html_module
 import json
+import re
+import subprocess
+import sys
 import textwrap
 
 import matplotlib
 import pytest
 
-from sitekit import explorables, figstyle, figures, render, render_frames
+from sitekit import explorables, figstyle, figures, render_frames
 
 matplotlib.use("svg")
 
-import matplotlib.pyplot as plt  # noqa: E402
 
 GOOD = '''
 """Softmax weights of five scores times a temperature."""
@@ -46,28 +49,25 @@ def write(tmp_path, source, name="temperature.py"):
     return figures.Figure(path)
 
 
-def test_every_frame_of_every_explorable_has_one_alt_text_whatever_the_layout():
-    """Each frame drawn in every style and layout (not saved: the alt text is computed as the
-    figure is drawn); the frames of a figure each say something of their own."""
+def test_every_frame_of_every_explorable_says_something_of_its_own(site):
+    """Read from the session's build, which drew every frame in every style and layout and
+    refused a frame whose alt text changed with them, or a default frame that make_figure does
+    not draw (tests below show it refusing both): each frame's alt text differs from the
+    others', and the figure the page shows without JavaScript is one of the frames."""
     scripts = explorables.discover()
     assert {f.script.stem for f in scripts} >= {"widening", "scaling", "angle", "precision"}
     for figure in scripts:
-        module = render.load(figure.script)
-        frames = render_frames.frames_of(module, figure.script)
-        alts = []
-        for value in frames.values:
-            seen = set()
-            for style in render_frames.STYLES:
-                for layout in render_frames.LAYOUTS:
-                    result = render_frames.draw_frame(module, value, style, layout)
-                    plt.close(result.fig)
-                    seen.add(result.alt)
-            assert len(seen) == 1, f"{figure.name} frame {value!r}: {seen}"
-            alts.append(seen.pop())
+        folder = explorables.frames_folder(figure).removeprefix("frames/")
+        page = folder.rsplit("/", 1)[0]
+        ident = "explorable-" + re.sub(r"[^a-z0-9]+", "-", folder.lower()).strip("-")
+        html = (site / page / "index.html").read_text(encoding="utf-8")
+        assert html.count(f'id="{ident}"') == 1, f"{figure.name}: not on {page}/"
+        block = html.split(f'id="{ident}"')[1].split("</figure>")[0]
+        data = json.loads(block.split('class="explorable__data">')[1].split("</script>")[0])
+        alts = [frame["alt"] for frame in data["frames"]]
         assert len(set(alts)) == len(alts), f"{figure.name}: two frames with the same alt text"
-        default = render.draw(module, figstyle.LIGHT, figstyle.WIDE)
-        plt.close(default.fig)
-        assert default.alt == alts[frames.values.index(frames.default)]
+        shown = re.search(r'<img alt="([^"]*)"', block).group(1)
+        assert html_module.unescape(shown) in alts, figure.name
 
 
 def test_frames_render_once_then_come_from_the_cache(tmp_path):
@@ -173,3 +173,34 @@ def test_an_explorable_must_be_in_a_paragraph_of_its_own(rendered):
 def test_pages_without_explorables_are_left_alone(rendered):
     html = '<p><img alt="w" src="../../figures/section/page/other.svg" /></p>'
     assert explorables.embed(html, "section/page/", rendered, where="docs/x.md") == html
+
+
+def test_two_renderer_processes_on_one_explorable_both_succeed(tmp_path):
+    """Both renderers write the explorable's frames.json, and here every frame too: each
+    through a temporary file of its own (a shared one made a cold build fail by chance)."""
+    fig = write(tmp_path, GOOD)
+    folder = tmp_path / "cache" / "entry"
+    command = [sys.executable, "-m", "sitekit.render_frames", "0", "1", str(fig.script)]
+    procs = [
+        subprocess.Popen([*command, str(folder)], stdout=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outputs = [proc.communicate()[0] for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0], outputs
+    explorable = explorables.load(fig, folder)
+    assert explorable is not None and len(explorable.frames) == 3
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []  # no temps
+    alone, _ = explorables.render_all([fig], cache_dir=tmp_path / "alone")
+    assert alone[fig.site_path].svgs == explorable.svgs
+
+
+def test_a_damaged_frame_is_rendered_again(tmp_path, capfd):
+    fig = write(tmp_path, GOOD)
+    cache_dir = tmp_path / "cache"
+    first, _ = explorables.render_all([fig], cache_dir=cache_dir)
+    (folder,) = cache_dir.iterdir()
+    frame = folder / "1-dark-narrow.svg"
+    frame.write_bytes(frame.read_bytes()[:100])
+    again, rendered = explorables.render_all([fig], cache_dir=cache_dir)
+    assert rendered == 3 and again[fig.site_path].svgs == first[fig.site_path].svgs
+    assert f"cache entry {frame} was damaged" in capfd.readouterr().err

@@ -1,11 +1,13 @@
 """Build-time figures: rendered in a fresh process, cached by content, byte-identical."""
 
+import re
 import shutil
 import textwrap
+from pathlib import Path
 
 import pytest
 
-from sitekit import figstyle, figures
+from sitekit import cache, figstyle, figures
 
 GOOD = '''
 """A line."""
@@ -41,6 +43,18 @@ def test_a_script_renders_to_svg_and_is_then_cached(tmp_path):
     assert figure.alt == "Five softmax weights rising to 0.636."
     again, rendered = figures.render_all([fig], cache_dir=cache)
     assert rendered == 0 and again == svgs
+
+
+@pytest.mark.parametrize("part", [".alt", ".dark.narrow.svg", ".wide.links.json"])
+def test_a_damaged_figure_is_rendered_again_never_published(tmp_path, capfd, part):
+    fig = write(tmp_path, "line.py", GOOD)
+    cache = tmp_path / "cache"
+    first, _ = figures.render_all([fig], cache_dir=cache)
+    (entry,) = cache.glob(f"*{part}")
+    entry.write_bytes(entry.read_bytes()[:40])  # truncated, as a full disk leaves it
+    again, rendered = figures.render_all([fig], cache_dir=cache)
+    assert rendered == 1 and again == first
+    assert capfd.readouterr().err.count("was damaged: dropped") == 1
 
 
 def test_two_renders_are_byte_identical(tmp_path):
@@ -287,7 +301,7 @@ def test_the_key_covers_the_sitekit_modules_a_script_imports():
     """Read from the script's imports, directly and through other sitekit modules."""
     script = figures.FIGURES_DIR / "foundations" / "prerequisite-map" / "map.py"
     fig = figures.Figure(script)
-    names = {p.name for p in figures.sitekit_sources([fig.script, *fig.helper_paths()])}
+    names = {p.name for p in cache.sitekit_sources([fig.script, *fig.helper_paths()])}
     # map.py imports sitekit.concepts, which imports sitekit.frontmatter
     assert {"__init__.py", "concepts.py", "figstyle.py", "frontmatter.py"} <= names
     assert "cards.py" not in names
@@ -297,7 +311,7 @@ def test_editing_a_sitekit_module_a_script_imports_renders_it_again(tmp_path, mo
     """On a copy of the package, so the checkout's sitekit is never touched."""
     package = tmp_path / "sitekit"
     shutil.copytree(figures.PACKAGE_DIR, package, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(figures, "PACKAGE_DIR", package)
+    monkeypatch.setattr("sitekit.cache.PACKAGE_DIR", package)
     monkeypatch.setattr(figures, "RENDERER", package / "render.py")
     fig = write(
         tmp_path,
@@ -311,3 +325,16 @@ def test_editing_a_sitekit_module_a_script_imports_renders_it_again(tmp_path, mo
     edited = package / "frontmatter.py"  # imported through sitekit.concepts
     edited.write_text(edited.read_text() + "\n# edited\n")
     assert figures.render_all([fig], cache_dir=cache)[1] == 1
+
+
+def test_the_narrow_breakpoint_has_one_home():
+    """Figures, explorables and notebook figures take it from figstyle; the stylesheet that
+    shows each layout's links says the same (between 601 and 640 px an explorable once changed
+    layout when its script ran)."""
+    from sitekit import explorables, notebook_figures
+
+    assert figures.NARROW_MEDIA == explorables.NARROW_MEDIA == figstyle.NARROW_MEDIA
+    assert "max-width: 6" not in Path(notebook_figures.__file__).read_text()
+    css = (figures.ROOT / "docs" / "assets" / "paperlens.css").read_text()
+    queries = set(re.findall(r"@media\s*(\([^)]*width[^)]*\))", css))
+    assert queries == {figstyle.NARROW_MEDIA}

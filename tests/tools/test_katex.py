@@ -57,6 +57,21 @@ def test_rendered_formulas_are_cached_between_builds(tmp_path, monkeypatch):
     second.close()
 
 
+def test_a_damaged_cache_is_dropped_and_the_formulas_rendered_again(tmp_path, monkeypatch, capfd):
+    """A truncated katex.json once stopped every later build with a JSONDecodeError."""
+    monkeypatch.setattr(katex, "CACHE_FILE", tmp_path / "katex.json")
+    first = katex.Renderer()
+    html = first.render("x^2", display=False, where="p.md")
+    first.close()
+    data = katex.CACHE_FILE.read_bytes()
+    katex.CACHE_FILE.write_bytes(data[: len(data) // 2])
+    second = katex.Renderer()
+    assert second.render("x^2", display=False, where="p.md") == html
+    assert second.rendered == 1
+    second.close()
+    assert "katex.json was damaged: dropped" in capfd.readouterr().err
+
+
 def test_notebook_text_math_is_rendered(renderer):
     out = renderer.render_text_math("<p>cost $O(n^2)$ and $$e^x$$</p>", where="nb.py")
     assert "$" not in out

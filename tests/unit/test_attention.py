@@ -461,6 +461,34 @@ def test_backward_grad_output_shape_and_finiteness():
         attention_backward(Q, K, V, G)
 
 
+@pytest.mark.parametrize(
+    "batches", [((2,), (2,), (2,)), ((), (2,), ()), ((4,), (), (3, 1))], ids=["same", "K", "V"]
+)
+def test_backward_with_the_forwards_weights_gives_the_same_bits(batches):
+    rng = np.random.default_rng(206)
+    Q, K, V = random_qkv(rng, n_q=3, n_k=4, batches=batches)
+    mask = rng.random((3, 4)) < 0.7
+    mask[1] = False  # a fully masked query
+    G = rng.normal(size=attention(Q, K, V).output.shape)
+    P = attention(Q, K, V, mask=mask, scale=0.6).weights
+    again = attention_backward(Q, K, V, G, mask=mask, scale=0.6)
+    reused = attention_backward(Q, K, V, G, mask=mask, scale=0.6, weights=P)
+    for got, want in zip(reused, again, strict=True):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_backward_weights_shape_and_finiteness():
+    Q, K, V = random_qkv(np.random.default_rng(207), batch=(2,))
+    G = np.ones((2, 3, 2))
+    message = "weights must have the weights' shape (..., n_q, n_k) = (2, 3, 4), got (3, 4)"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        attention_backward(Q, K, V, G, weights=np.ones((3, 4)) / 4)
+    P = attention(Q, K, V).weights
+    P[1, 0, 2] = np.inf
+    with pytest.raises(ValueError, match="weights must be finite but has 0 NaN and 1 infinite"):
+        attention_backward(Q, K, V, G, weights=P)
+
+
 def test_backward_checks_inputs_like_forward():
     with pytest.raises(ValueError, match="K has d_k=2 but Q has d_k=3"):
         attention_backward(np.zeros((1, 3)), np.zeros((2, 2)), np.zeros((2, 1)), np.zeros((1, 1)))

@@ -80,3 +80,11 @@ def test_the_public_functions_are_their_checks_then_their_kernels():
     s = paperlens.softmax(x)
     np.testing.assert_array_equal(s, _kernels.softmax_(x.copy()))
     np.testing.assert_array_equal(paperlens.softmax_backward(s, x), _kernels.softmax_backward(s, x))
+    Q, K, V = rng.normal(size=(2, 5, 3)), rng.normal(size=(6, 3)), rng.normal(size=(2, 6, 4))
+    output, P = _kernels.attention(Q, K, V, 0.5, None)
+    for got, want in zip(paperlens.attention(Q, K, V, scale=0.5), (output, P), strict=True):
+        np.testing.assert_array_equal(got, want)
+    G = rng.normal(size=output.shape)
+    public = paperlens.attention_backward(Q, K, V, G, scale=0.5)
+    for got, want in zip(public, _kernels.attention_backward(Q, K, V, P, G, 0.5), strict=True):
+        np.testing.assert_array_equal(got, want)

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from sitekit import page_model
-from sitekit.examples import Failure, Outcome, versions
+from sitekit.cache import versions
+from sitekit.examples import Failure, Outcome
 
 FAILURE_CLASS = "example-failure"
 NOTICE_CLASS = "example-failures"

@@ -15,19 +15,16 @@ versions of the installed dependencies and the BLAS kernel; so an unchanged page
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import io
 import multiprocessing
 import os
 import pickle
-import sys
 import time
 import traceback
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from doctest import ELLIPSIS, NORMALIZE_WHITESPACE
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 from unittest import SkipTest
@@ -39,17 +36,18 @@ from sybil.example import SybilFailure
 from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
 from sybil.typing import Parser
 
-from sitekit.figures import hash_files
-from sitekit.paths import ROOT, blas_config, cache_root
+from sitekit import lifecycle
+from sitekit.cache import blas_config, hash_files, read_pickle, versions, write
+from sitekit.paths import ROOT, cache_root
 from sitekit.sybil_parsers import PythonBlockParser
 
 FLAGS = ELLIPSIS | NORMALIZE_WHITESPACE
 PATTERNS = ["docs/*.md", "docs/**/*.md"]
 CACHE_DIR = cache_root() / "examples"
 # What a page's examples can see, besides the page: the library, the build machinery (a page
-# may import it, as the contributing guide does) and these installed distributions.
+# may import it, as the contributing guide does), and the installed distributions of
+# `sitekit.cache.versions`.
 SOURCES = ("src/paperlens/**/*.py", "tools/sitekit/**/*.py", "tools/sitekit/*.js")
-DISTRIBUTIONS = ("paperlens", "numpy", "scipy", "ml-dtypes", "matplotlib", "sybil")
 
 
 def setup(namespace: dict[str, Any]) -> None:
@@ -208,20 +206,6 @@ def collected(path: Path) -> int:
     return len(list(page_sybil().parse(path.resolve())))
 
 
-@functools.cache
-def versions() -> dict[str, str]:
-    """The versions of the distributions a page's examples run with, and Python's (read once
-    per process: reading metadata is slow, and a running server's workers keep the versions
-    they imported)."""
-    found = {"python": ".".join(map(str, sys.version_info[:3]))}
-    for name in DISTRIBUTIONS:
-        try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            continue
-    return found
-
-
 def environment_key() -> str:
     """Everything an outcome depends on besides the page: sources, versions, BLAS kernel."""
     digest = hashlib.sha256(hash_files(SOURCES).encode())
@@ -237,6 +221,7 @@ def page_key(page: Path, name: str, environment: str) -> str:
 
 
 def _worker_start() -> None:
+    lifecycle.worker_started()  # stopped by the engine, never left behind by it
     os.chdir(ROOT)  # pages run from the repository root, as pytest runs them
     import paperlens  # noqa: F401  (warm: the first page need not pay for the import)
 
@@ -273,9 +258,9 @@ class Runner:
         for page in pages:
             name = page_name(page, docs_dir)
             key = page_key(page, name, environment)
-            cached = self.cache_dir / f"{key}.pickle"
-            if cached.exists():
-                out[name] = pickle.loads(cached.read_bytes())
+            cached = read_pickle(self.cache_dir / f"{key}.pickle")
+            if isinstance(cached, Outcome):
+                out[name] = cached
                 continue
             self._keys[name] = key
             out[name] = self._executor(environment).submit(run_page, str(page), name)
@@ -298,11 +283,7 @@ class Runner:
                 outcome = Outcome(name, 0, 0, failures=(failure,))
             out[name] = outcome
             if outcome.ok:
-                self.cache_dir.mkdir(parents=True, exist_ok=True)
-                target = self.cache_dir / f"{self._keys[name]}.pickle"
-                tmp = target.with_suffix(".tmp")
-                tmp.write_bytes(pickle.dumps(outcome))
-                tmp.replace(target)
+                write(self.cache_dir / f"{self._keys[name]}.pickle", pickle.dumps(outcome))
         return out
 
     def run(self, pages: list[Path], docs_dir: Path) -> dict[str, Outcome]:

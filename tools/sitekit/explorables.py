@@ -23,14 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from sitekit import figures
-from sitekit.paths import blas_config, cache_root
+from sitekit import cache, figstyle, figures
+from sitekit.cache import PACKAGE_DIR, blas_config, hash_sitekit
+from sitekit.paths import cache_root
 
 CACHE_DIR = cache_root() / "frames"
-RENDERER = figures.PACKAGE_DIR / "render_frames.py"
+RENDERER = PACKAGE_DIR / "render_frames.py"
 SCRIPT = "assets/explorables.js"
-# Below this width the page shows a figure's narrow layout.
-NARROW_MEDIA = "(max-width: 600px)"
+# Below this width the page shows a figure's narrow layout (the one home: `figstyle`).
+NARROW_MEDIA = figstyle.NARROW_MEDIA
 
 
 @dataclass(frozen=True)
@@ -80,22 +81,12 @@ def svg_size(svg: bytes) -> tuple[int, int]:
     return round(float(m.group("w")) * 4 / 3), round(float(m.group("h")) * 4 / 3)
 
 
-def _complete(folder: Path) -> bool:
-    manifest = folder / "frames.json"
-    if not manifest.is_file():
-        return False
-    meta = json.loads(manifest.read_text(encoding="utf-8"))
-    names = [f"{i}.alt" for i in range(len(meta["texts"]))] + [
-        f"{i}-{s}-{layout}.svg"
-        for i in range(len(meta["texts"]))
-        for s in meta["styles"]
-        for layout in meta["layouts"]
-    ]
-    return all((folder / name).is_file() for name in names)
-
-
-def load(figure: figures.Figure, folder: Path) -> Explorable:
-    meta = json.loads((folder / "frames.json").read_text(encoding="utf-8"))
+def load(figure: figures.Figure, folder: Path) -> Explorable | None:
+    """The explorable from its cache entry, the folder ``folder`` (every file verified,
+    `sitekit.cache.read`), or None when a file is missing or damaged."""
+    meta = cache.read_json(folder / "frames.json")
+    if not isinstance(meta, dict):
+        return None
     site = frames_folder(figure)
     svgs: dict[str, bytes] = {}
     frames = []
@@ -104,10 +95,15 @@ def load(figure: figures.Figure, folder: Path) -> Explorable:
         for style in meta["styles"]:
             for layout in meta["layouts"]:
                 name = f"{i}-{style}-{layout}.svg"
+                svg = cache.read(folder / name)
+                if svg is None:
+                    return None
                 files[f"{style}-{layout}"] = f"{site}/{name}"
-                svgs[f"{site}/{name}"] = (folder / name).read_bytes()
-        alt = (folder / f"{i}.alt").read_text(encoding="utf-8")
-        frames.append(Frame(text, alt, files))
+                svgs[f"{site}/{name}"] = svg
+        alt = cache.read(folder / f"{i}.alt")
+        if alt is None:
+            return None
+        frames.append(Frame(text, alt.decode("utf-8"), files))
     sizes = {
         layout: svg_size(svgs[frames[0].files[f"{meta['styles'][0]}-{layout}"]])
         for layout in meta["layouts"]
@@ -136,10 +132,11 @@ def render_all(
     """
     scripts = discover() if scripts is None else scripts
     cache_dir = CACHE_DIR if cache_dir is None else cache_dir
-    shared = figures.shared_key() + figures.hash_sitekit([RENDERER])
+    shared = figures.shared_key() + hash_sitekit([RENDERER])
     blas = blas_config()
     folders = {f: cache_dir / figures.cache_key(f, shared, blas) for f in scripts}
-    stale = [f for f in scripts if not _complete(folders[f])]
+    found = {f: load(f, folders[f]) for f in scripts}
+    stale = [f for f in scripts if found[f] is None]
     if stale:
         args = [arg for f in stale for arg in (str(f.script), str(folders[f]))]
         figures.run_renderers(
@@ -148,7 +145,12 @@ def render_all(
                 for k in range(jobs)
             ]
         )
-    loaded = {f.site_path: load(f, folders[f]) for f in scripts}
+    loaded: dict[str, Explorable] = {}
+    for f in scripts:
+        one = found[f] or load(f, folders[f])
+        if one is None:
+            raise figures.FigureError(f"{f.name}: the frame renderers left no complete frames")
+        loaded[f.site_path] = one
     rendered = sum(len(loaded[f.site_path].frames) for f in stale)
     return loaded, rendered
 

@@ -223,6 +223,12 @@ class Frames:
 WIDE = Layout("wide", WIDTH)
 NARROW = Layout("narrow", NARROW_WIDTH, stacked=True)
 LAYOUTS = (WIDE, NARROW)
+# A phone's screen, where the page shows a figure's narrow layout: below this width the content
+# column (the screen less 2 × 0.8 rem) is narrower than 0.75 of a wide figure's 672 px, but wider
+# than a narrow figure's 374 px. The one home of the breakpoint: figures, explorable figures and
+# notebook figures take it from here, and docs/assets/paperlens.css, which lays each layout's
+# links over its figure, says the same (tests/tools/test_figures.py checks it).
+NARROW_MEDIA = "(max-width: 640px)"
 
 
 def apply(style: Style = LIGHT) -> None:

@@ -13,13 +13,12 @@ so an unchanged figure is never rendered twice. Helpers shared by a section's fi
 ``figures/<section>/_name.py``; scripts import them as ``from _name import ...`` and a change to
 them re-renders the section's figures. So does a change to any ``sitekit`` module a script or
 its helpers import, directly or through another ``sitekit`` module: the key reads those imports
-from the source (``sitekit_sources``).
+from the source (`sitekit.cache.sitekit_sources`).
 """
 
 from __future__ import annotations
 
 import ast
-import functools
 import hashlib
 import html
 import json
@@ -28,19 +27,17 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from sitekit import figstyle
-from sitekit.paths import ROOT, blas_config, cache_root
+from sitekit import cache, figstyle
+from sitekit.cache import PACKAGE_DIR, blas_config, hash_files, hash_sitekit
+from sitekit.paths import ROOT, cache_root
 
-# This package's folder: the sitekit modules a figure imports are read from here.
-PACKAGE_DIR = Path(__file__).resolve().parent
 FIGURES_DIR = ROOT / "figures"
 CACHE_DIR = cache_root() / "figures"
 # Inputs shared by every figure: the library, and the renderer that runs every script (with the
-# sitekit modules it imports, figstyle among them; see ``sitekit_sources``).
+# sitekit modules it imports, figstyle among them; see `sitekit.cache.sitekit_sources`).
 SHARED_INPUTS = ("src/paperlens/**/*.py",)
 RENDERER = PACKAGE_DIR / "render.py"
 
@@ -142,110 +139,6 @@ def discover(folder: Path = FIGURES_DIR) -> list[Figure]:
     return [Figure(p, folder) for p in sorted(scripts)]
 
 
-def _module_file(name: str, package_dir: Path) -> Path | None:
-    """The source file of the sitekit module ``name`` (``sitekit`` or ``sitekit.x``), if any."""
-    parts = name.split(".")[1:]
-    base = package_dir.joinpath(*parts)
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if parts and candidate.is_file():
-            return candidate
-    init = package_dir / "__init__.py"
-    return init if not parts and init.is_file() else None
-
-
-@functools.lru_cache(maxsize=512)
-def _sitekit_imports(source: str, filename: str, package: str | None) -> frozenset[str]:
-    """The sitekit modules ``source`` imports, anywhere in it: ``import sitekit.x``, ``from
-    sitekit import x``, ``from sitekit.x import y`` and, inside the package, relative imports.
-    Every one implies ``sitekit`` itself (its ``__init__``)."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(source, filename=filename)):
-        if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names if a.name.split(".")[0] == "sitekit")
-            continue
-        if not isinstance(node, ast.ImportFrom):
-            continue
-        module = node.module or ""
-        if node.level:
-            if package is None:
-                continue
-            base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-            module = ".".join(base + ([module] if module else []))
-        if module.split(".")[0] != "sitekit":
-            continue
-        names.add(module)
-        # ``from sitekit import figstyle`` names a module; ``from sitekit.x import f`` does not,
-        # and a name that is no module file is simply not found below.
-        names.update(f"{module}.{a.name}" for a in node.names)
-    closed = set(names)
-    for name in names:
-        parts = name.split(".")
-        closed.update(".".join(parts[:i]) for i in range(1, len(parts)))
-    return frozenset(closed)
-
-
-def sitekit_sources(sources: list[Path], package_dir: Path | None = None) -> list[Path]:
-    """Every sitekit module file that the Python files ``sources`` import, directly or through
-    other sitekit modules, sorted; read from ``package_dir`` (default ``PACKAGE_DIR``)."""
-    package_dir = PACKAGE_DIR if package_dir is None else package_dir
-    found: set[Path] = set()
-    todo: list[tuple[Path, str | None]] = [(path, None) for path in sources]
-    while todo:
-        path, package = todo.pop()
-        for name in _sitekit_imports(path.read_text(), str(path), package):
-            module = _module_file(name, package_dir)
-            if module is not None and module not in found:
-                found.add(module)
-                is_init = module.name == "__init__.py"
-                todo.append((module, name if is_init else name.rpartition(".")[0]))
-    return sorted(found)
-
-
-def hash_sitekit(sources: list[Path], package_dir: Path | None = None) -> str:
-    """A hash of the sitekit modules ``sources`` import, and of those ``sources`` that are
-    sitekit modules themselves."""
-    package_dir = PACKAGE_DIR if package_dir is None else package_dir
-    own = {path for path in sources if path.is_relative_to(package_dir)}
-    digest = hashlib.sha256()
-    for path in sorted(own.union(sitekit_sources(sources, package_dir))):
-        digest.update(path.relative_to(package_dir).as_posix().encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-# A ``DEPENDS_ON`` glob ending in this depends on the files' front matter only (the concept
-# declarations the prerequisite map draws), so an edit of a page's prose leaves it alone.
-FRONT_MATTER = "#front-matter"
-
-
-def hash_paths(files: list[Path], root: Path) -> str:
-    """A hash of ``files`` (their paths relative to ``root``, and their bytes)."""
-    digest = hashlib.sha256()
-    for path in files:
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def hash_files(patterns: list[str] | tuple[str, ...]) -> str:
-    digest = hashlib.sha256()
-    for pattern in patterns:
-        front_only = pattern.endswith(FRONT_MATTER)
-        for path in sorted(ROOT.glob(pattern.removesuffix(FRONT_MATTER))):
-            if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(path.relative_to(ROOT).as_posix().encode())
-                content = path.read_bytes()
-                if front_only:
-                    match = _FRONT.match(content)
-                    content = match.group(0) if match else b""
-                digest.update(content)
-    return digest.hexdigest()
-
-
-_FRONT = re.compile(rb"^-{3}[ \t]*\n.*?\n(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
-
-
 def library_key() -> str:
     """A hash of the library's source, ``src/paperlens``."""
     return hash_files(SHARED_INPUTS)
@@ -254,12 +147,6 @@ def library_key() -> str:
 def shared_key() -> str:
     """The part of every figure's key that no script chooses: the library and the renderer."""
     return hash_files(SHARED_INPUTS) + hash_sitekit([RENDERER])
-
-
-@functools.cache
-def _version(distribution: str) -> str:
-    """An installed version, read once per process."""
-    return metadata.version(distribution)
 
 
 def cache_key(figure: Figure, shared: str, blas: str = "") -> str:
@@ -273,8 +160,8 @@ def cache_key(figure: Figure, shared: str, blas: str = "") -> str:
         # The sitekit modules the script and its helpers import (and those they import).
         hash_sitekit([figure.script, *figure.helper_paths()]),
         # The versions, read from the installed metadata: importing matplotlib costs 0.3 s.
-        _version("matplotlib"),
-        _version("numpy"),
+        cache.version("matplotlib"),
+        cache.version("numpy"),
         blas,
     ):
         digest.update(part.encode())
@@ -308,44 +195,55 @@ def render_all(
 ) -> tuple[dict[str, Rendered], int]:
     """Return ``{site_path: Rendered}`` for every figure and how many were rendered afresh.
 
-    Stale figures are rendered in fresh Python processes (so edits to ``paperlens`` are always
-    seen), split over ``jobs`` processes.
+    A figure is read from its cache entry (every file verified, `sitekit.cache.read`); a
+    missing or damaged one is rendered in fresh Python processes (so edits to ``paperlens``
+    are always seen), split over ``jobs`` processes.
     """
     figures = discover() if figures is None else figures
     shared = shared_key()
     blas = blas_config()
     keys = {f: cache_key(f, shared, blas) for f in figures}
-    suffixes = [".alt"] + [f".{variant_name(s, lay)}.svg" for s, lay in _VARIANTS]
-    suffixes += [f".{lay.name}.links.json" for lay in figstyle.LAYOUTS]
-    stale = [
-        f for f in figures if not all((cache_dir / f"{keys[f]}{x}").exists() for x in suffixes)
-    ]
+    found = {f: _cached(cache_dir / keys[f]) for f in figures}
+    stale = [f for f in figures if found[f] is None]
     if stale:
         cache_dir.mkdir(parents=True, exist_ok=True)
         batches = [stale[i::jobs] for i in range(min(jobs, len(stale)))]
         commands = []
         for batch in batches:
-            args = [sys.executable, "-m", "sitekit.render"]
+            args = [sys.executable, "-m", "sitekit.render", "--sealed"]
             for f in batch:
                 args += [str(f.script), str(cache_dir / f"{keys[f]}.svg")]
             commands.append(args)
         run_renderers(commands)
     rendered = {}
     for f in figures:
-        variants = {
-            variant_name(s, lay): (cache_dir / f"{keys[f]}.{variant_name(s, lay)}.svg").read_bytes()
-            for s, lay in _VARIANTS
-        }
-        rendered[f.site_path] = Rendered(
-            variants[variant_name(figstyle.LIGHT, figstyle.WIDE)],
-            (cache_dir / f"{keys[f]}.alt").read_text(encoding="utf-8"),
-            variants,
-            {
-                lay.name: json.loads((cache_dir / f"{keys[f]}.{lay.name}.links.json").read_text())
-                for lay in figstyle.LAYOUTS
-            },
-        )
+        one = found[f] or _cached(cache_dir / keys[f])
+        if one is None:
+            raise FigureError(f"figure script {f.name}: the renderer left no complete figure")
+        rendered[f.site_path] = one
     return rendered, len(stale)
+
+
+def _cached(entry: Path) -> Rendered | None:
+    """The figure whose files start with ``entry`` (the cache's key), if every one of them is
+    there and intact (`sitekit.render` writes them: ``<key>.<style>.<layout>.svg``, ``<key>.alt``
+    and ``<key>.<layout>.links.json``)."""
+    variants = {
+        variant_name(s, lay): cache.read(
+            entry.with_name(f"{entry.name}.{variant_name(s, lay)}.svg")
+        )
+        for s, lay in _VARIANTS
+    }
+    alt = cache.read(entry.with_name(f"{entry.name}.alt"))
+    links = {
+        lay.name: cache.read_json(entry.with_name(f"{entry.name}.{lay.name}.links.json"))
+        for lay in figstyle.LAYOUTS
+    }
+    complete = {k: v for k, v in variants.items() if v is not None}
+    if alt is None or len(complete) < len(variants) or any(v is None for v in links.values()):
+        return None
+    light_wide = complete[variant_name(figstyle.LIGHT, figstyle.WIDE)]
+    return Rendered(light_wide, alt.decode("utf-8"), complete, links)
 
 
 def render_each(found: list[Figure]) -> tuple[dict[str, Rendered], int]:
@@ -415,10 +313,7 @@ def fill_alt(html_text: str, page_url: str, rendered: dict[str, Rendered], *, wh
     return IMG.sub(one, html_text)
 
 
-# A phone's screen, where a figure's narrow layout is shown: below this width the content column
-# (the screen less 2 × 0.8 rem) is narrower than 0.75 of a wide figure's 672 px, but wider than
-# a narrow figure's 374 px.
-NARROW_MEDIA = "(max-width: 640px)"
+NARROW_MEDIA = figstyle.NARROW_MEDIA
 _SIZE = re.compile(rb'<svg\b[^>]*?\swidth="(?P<w>[\d.]+)pt"\s+height="(?P<h>[\d.]+)pt"')
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import hashlib
 import html
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
 from typing import Any
 
+from sitekit import cache
 from sitekit.page_model import MATH_DISPLAY, MATH_INLINE
 from sitekit.paths import ROOT, cache_root
 
@@ -46,9 +46,8 @@ class Renderer:
     def __init__(self) -> None:
         self._proc: subprocess.Popen[str] | None = None
         self._version = katex_version()
-        self._cache: dict[str, str] = {}
-        if CACHE_FILE.exists():
-            self._cache = json.loads(CACHE_FILE.read_text())
+        stored = cache.read_json(CACHE_FILE)  # verified: a damaged file is dropped
+        self._cache: dict[str, str] = stored if isinstance(stored, dict) else {}
         self._dirty = False
         self.rendered = 0  # formulas sent to KaTeX in this build (cache misses)
 
@@ -113,10 +112,7 @@ class Renderer:
                 self._proc.stdout.close()
             self._proc = None
         if self._dirty:
-            CACHE_FILE.parent.mkdir(parents=True, exist_ok=True)
-            tmp = CACHE_FILE.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(self._cache, sort_keys=True))
-            tmp.replace(CACHE_FILE)  # atomic: parallel builds never read half a file
+            cache.write_json(CACHE_FILE, self._cache)  # atomic: builds never read half a file
             self._dirty = False
 
 

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from sitekit import figstyle
-from sitekit.figures import hash_sitekit
-from sitekit.paths import blas_config, cache_root
+from sitekit.cache import hash_sitekit, replace_file
+from sitekit.paths import cache_root
 
 STARTUP = """\
 # Written by sitekit.notebook_figures for the site's build: figures in the site's style.
@@ -34,24 +34,41 @@ notebook_figures.startup()
 """
 
 
+# The kernels keep no command history: an SQLite file that several kernels would share, and that
+# a damaged cache folder would break.
+CONFIG = """\
+# Written by sitekit.notebook_figures for the site's build.
+c.HistoryManager.enabled = False
+"""
+
+
 def ipython_dir() -> Path:
-    """An IPython folder whose default profile runs `startup` when a kernel starts."""
+    """An IPython folder whose default profile runs `startup` when a kernel starts (its files
+    are rewritten whenever they differ from what this module says)."""
     folder = cache_root() / "ipython"
-    startup = folder / "profile_default" / "startup" / "00-paperlens.py"
-    startup.parent.mkdir(parents=True, exist_ok=True)
-    if not startup.is_file() or startup.read_text() != STARTUP:
-        startup.write_text(STARTUP)
+    profile = folder / "profile_default"
+    for path, text in (
+        (profile / "startup" / "00-paperlens.py", STARTUP),
+        (profile / "ipython_kernel_config.py", CONFIG),
+    ):
+        try:
+            intact = path.read_text(encoding="utf-8") == text
+        except (OSError, UnicodeDecodeError):
+            intact = False
+        if not intact:
+            replace_file(path, text.encode())
     return folder
 
 
-def configure_kernels(library: str) -> str:
+def configure_kernels() -> None:
     """Make the kernels the build starts draw in the site's style (``IPYTHONDIR``, read by
-    each kernel: `ipython_dir`); return a key of what an executed notebook depends on besides
-    its source: ``library`` (a hash of the library's source), this styling code and the BLAS
-    kernel."""
+    each kernel: `ipython_dir`)."""
     os.environ["IPYTHONDIR"] = str(ipython_dir())
-    styling = hash_sitekit([Path(__file__)])
-    return hashlib.sha256((library + styling + blas_config()).encode()).hexdigest()[:16]
+
+
+def styling_key() -> str:
+    """A hash of the code that styles the kernels' figures (this module, and what it imports)."""
+    return hash_sitekit([Path(__file__)])
 
 
 def startup() -> None:
@@ -206,7 +223,7 @@ def html_of(shown: Any) -> str:
         (ww, wh), (nw, nh) = _size(wide), _size(narrow)
         out.append(
             f'<picture class="pl-figure pl-figure--{style.name}">'
-            f'<source media="(max-width: 640px)" srcset="{_data(narrow)}"'
+            f'<source media="{figstyle.NARROW_MEDIA}" srcset="{_data(narrow)}"'
             f' width="{nw}" height="{nh}" />'
             f'<img alt="{alt}" src="{_data(wide)}" width="{ww}" height="{wh}"'
             ' loading="lazy" decoding="async" /></picture>'

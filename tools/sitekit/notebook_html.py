@@ -2,6 +2,11 @@
 executed and converted by mkdocs-jupyter at build time. (The ``.ipynb`` files readers
 download are made in `sitekit.notebooks`.)
 
+What mkdocs-jupyter renders is cached here (`cache_rendering`), not by mkdocs-jupyter itself
+(``cache: false`` in ``mkdocs.yml``): its cache is keyed by the notebook's source alone, trusts
+what it reads, and deletes after each build the runs the build did not use, which under
+``make serve``'s dirty rebuilds would be most of them.
+
 mkdocs-jupyter's HTML carries JupyterLab's whole stylesheet (≈570 KB per page), a MathJax
 configuration, an empty ``<script src="">`` and a loader that imports mermaid from a CDN. None of
 that is needed here — math is rendered by KaTeX at build time and the site's own stylesheet
@@ -11,16 +16,20 @@ same source (`sitekit.notebooks.percent_to_ipynb`).
 
 from __future__ import annotations
 
+import hashlib
 import html
 import itertools
 import posixpath
 import re
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import AnchorLink, get_toc
 from mkdocs.utils import get_relative_url
 
-from sitekit import glossary, notebooks
+from sitekit import cache, glossary, notebook_figures, notebooks, paths
 from sitekit.katex import Renderer
 
 _CELL_ID = re.compile(r'id="cell-id=[0-9a-f-]+"')
@@ -126,3 +135,66 @@ def download_button(notebook: str | None, page: Any) -> str:
         f'<a class="md-content__button md-icon notebook-download" href="{href}" download'
         f' title="{DOWNLOAD_TITLE}" aria-label="{DOWNLOAD_TITLE}">{_DOWNLOAD_ICON}</a>'
     )
+
+
+def _tokens(items: Any) -> list[dict[str, Any]]:
+    """A table of contents as the tokens `get_toc` reads back."""
+    return [
+        {"level": a.level, "id": a.id, "name": a.title, "children": _tokens(a.children)}
+        for a in items
+        if isinstance(a, AnchorLink)
+    ]
+
+
+def _valid(entry: Any) -> bool:
+    return (
+        isinstance(entry, dict)
+        and isinstance(entry.get("content"), str)
+        and isinstance(entry.get("toc"), list)
+        and isinstance(entry.get("title"), str | None)
+    )
+
+
+def cache_entry(page: Page, config: Any, library: str) -> Path:
+    """Where a notebook page's rendering is cached: keyed by its source, mkdocs-jupyter's
+    options, ``library`` (a hash of the library's source), the code that styles its figures,
+    the versions it runs with and the BLAS kernel."""
+    jupyter = config["plugins"]["mkdocs-jupyter"]
+    digest = hashlib.sha256(page.file.content_bytes)
+    for part in (
+        repr(sorted((k, repr(v)) for k, v in jupyter.config.items())),
+        library,
+        notebook_figures.styling_key(),
+        repr(sorted(cache.versions().items())),
+        cache.version("nbconvert"),
+        cache.version("mkdocs-jupyter"),
+        cache.blas_config(),
+    ):
+        digest.update(b"\0" + part.encode())
+    return paths.cache_root() / "notebooks" / f"{digest.hexdigest()[:32]}.json"
+
+
+def cache_rendering(page: Page, path: Path) -> None:
+    """Make ``page`` (a notebook page, after mkdocs-jupyter's ``on_pre_page``) take its rendered
+    content, table of contents and title from the cache entry ``path`` when it holds them
+    intact, and store them there when it renders them (`sitekit.cache`)."""
+    render = page.render  # mkdocs-jupyter's: executes and converts the notebook
+    if getattr(render, "__func__", None) is Page.render:
+        raise PluginError(
+            f"{page.file.src_uri}: mkdocs-jupyter did not take this notebook page; it must come "
+            "before paperlens in mkdocs.yml's plugins, with its `include` matching the page"
+        )
+
+    def cached_render(config: Any, files: Any) -> None:
+        entry = cache.read_json(path)
+        if not _valid(entry):
+            render(config, files)
+            entry = {"content": page.content, "toc": _tokens(page.toc), "title": page.title}
+            cache.write_json(path, entry)
+            return
+        page.content = entry["content"]
+        page.toc = get_toc(entry["toc"])
+        if entry["title"] is not None:
+            page.title = entry["title"]
+
+    page.render = cached_render  # type: ignore[method-assign]

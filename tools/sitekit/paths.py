@@ -56,19 +56,3 @@ def page_url(src: str) -> str:
     if stem.name in ("index", "README"):
         return str(stem.parent / "index.html").removeprefix("./")
     return str(stem / "index.html")
-
-
-def blas_config() -> str:
-    """The BLAS kernel and thread count NumPy runs with here, e.g. ``openblas SkylakeX x2``.
-
-    Results of matrix products differ between kernels in their last bits, so every cache of
-    computed output (figures, executed notebooks) is keyed by this too: a build under another
-    kernel (``OPENBLAS_CORETYPE``, or another CPU) never reuses this one's results.
-    """
-    import numpy  # noqa: F401  (threadpoolctl only sees libraries already loaded)
-    from threadpoolctl import threadpool_info
-
-    return ", ".join(
-        f"{lib.get('internal_api')} {lib.get('architecture')} x{lib.get('num_threads')}"
-        for lib in threadpool_info()
-    )

@@ -14,6 +14,7 @@ Nothing is reloaded in place: when the build code itself (``tools/sitekit``) cha
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
+from paperlens import _cache as experiment_cache
 from sitekit import (
     answers,
     cards,
@@ -123,18 +125,22 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         self.session = Session(command, dirty)
+        if self.session.serving:
+            lifecycle.stop_cleanly_on_signals()  # kill, or a make stopped, acts as Ctrl-C
         if dirty:  # `make serve`: rebuild only the pages an edit touches (sitekit.preview)
             preview.allow_dirty_builds()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         session = self._session()
         session.restart_if_code_changed(config)
+        if session.serving:  # a new page not yet in nav is served, with a note what to do
+            preview.allow_pages_outside_nav(config)
         docs = Path(config["docs_dir"])
         words = _checked(lambda: _check_pages(docs, config))
         self._check_while_writing(docs, config)
         self.build = Build(katex.Renderer(), figures.library_key(), words, glossary.glossary(words))
         self.build.guide = repr(_checked(lambda: guide.generated(docs, config["nav"], "")))
-        _configure_notebooks(config, self.build.library, self.config.execute_notebooks)
+        _configure_notebooks(config, self.config.execute_notebooks)
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
@@ -150,14 +156,23 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             files.append(File.generated(config, path, content=content))
         if session.dirty:  # `make serve`: rebuild the pages whose inputs changed
             session.pages.outdate(files, build.figures, build.explorables, self._page_key)
-            _keep_notebook_runs(config)
         _log_files(build, len(generated), drawn, frames)
         return files
 
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
         if self._session().dirty:  # the titles of pages a dirty build does not read
             preview.read_titles(nav, config)
+        if self._session().serving:  # new pages not yet in nav: say what to do
+            note = preview.pages_outside_nav(nav, files, config["site_url"] or "/")
+            if note is not None:
+                lifecycle.tell(note)
         return nav
+
+    def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
+        if notebooks.is_notebook(page.file.src_uri):  # an executed notebook: a verified cache
+            entry = notebook_html.cache_entry(page, config, self._build().library)
+            notebook_html.cache_rendering(page, entry)
+        return page
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
@@ -378,33 +393,21 @@ def _check_pages(docs: Path, config: MkDocsConfig) -> list[glossary.Word]:
     return glossary.check(docs, config["nav"], root / glossary.GLOSSARY_FILE)
 
 
-def _configure_notebooks(config: MkDocsConfig, library: str, execute: bool) -> None:
-    """mkdocs-jupyter executes the notebooks, in a kernel that draws figures in the site's
-    style (`sitekit.notebook_figures`), and caches them by their source alone: its cache is
-    keyed here by the library's source, that styling code and the BLAS kernel too, so an edit
-    to src/paperlens, or a build under another kernel, executes them again."""
+def _configure_notebooks(config: MkDocsConfig, execute: bool) -> None:
+    """mkdocs-jupyter executes the notebooks; this plugin caches what it renders
+    (`sitekit.notebook_html`), so mkdocs-jupyter's own cache must be off. Their kernels draw
+    figures in the site's style, and share the experiments' cache with the tests."""
     jupyter = config["plugins"].get("mkdocs-jupyter")
     if jupyter is None:
         return
-    jupyter.config["execute"] = jupyter.config["execute"] and execute
-    key = notebook_figures.configure_kernels(library)
-    jupyter.config["cache_dir"] = str(paths.cache_root() / "mkdocs-jupyter" / key)
-
-
-def _keep_notebook_runs(config: MkDocsConfig) -> None:
-    """mkdocs-jupyter deletes, after each build, the cached runs it did not use; a dirty
-    rebuild uses none of the notebooks it does not rebuild, so all are kept (through its
-    private record of the runs used: a rename there must fail loudly, not go unnoticed)."""
-    jupyter = config["plugins"].get("mkdocs-jupyter")
-    if jupyter is None:
-        return
-    used = getattr(jupyter, "_used_cache_paths", None)
-    if not isinstance(used, set):
+    if jupyter.config.get("cache", False):
         raise PluginError(
-            "mkdocs-jupyter no longer keeps `_used_cache_paths`: update "
-            "sitekit.plugin._keep_notebook_runs, or every dirty rebuild executes the notebooks"
+            "mkdocs.yml: set `cache: false` under mkdocs-jupyter; the paperlens plugin caches "
+            "executed notebooks itself, keyed by the library and the BLAS kernel too"
         )
-    used.update(Path(jupyter.config["cache_dir"]).glob("*.json"))
+    jupyter.config["execute"] = jupyter.config["execute"] and execute
+    notebook_figures.configure_kernels()
+    os.environ.setdefault(experiment_cache.ENV, str(paths.cache_root() / "experiments"))
 
 
 def _notebooks(

@@ -22,9 +22,10 @@ from typing import Any
 from mkdocs.structure.files import File, Files
 
 from sitekit import katex, notebooks
+from sitekit.cache import hash_files
 from sitekit.examples import Outcome
 from sitekit.explorables import Explorable
-from sitekit.figures import Rendered, hash_files
+from sitekit.figures import Rendered
 
 # Everything every page's HTML depends on besides its own inputs.
 SHARED = (
@@ -132,3 +133,29 @@ def read_titles(nav: Any, config: Any) -> None:
             page.read_source(config)
             if page.title:
                 page.title = katex.plain_text(page.title)
+
+
+def allow_pages_outside_nav(config: Any) -> None:
+    """Under ``make serve``: a page not yet listed in ``nav`` is served. The engine's warning
+    about it would stop ``serve --strict``'s rebuild and leave the old site up, the new page
+    missing; `pages_outside_nav` says what to do instead. ``make site`` still fails on it."""
+    config["validation"]["nav"]["omitted_files"] = logging.INFO
+
+
+def pages_outside_nav(nav: Any, files: Files, site_url: str) -> str | None:
+    """What to tell a contributor whose new pages are not in ``nav`` yet, or None."""
+    listed = {page.file.src_uri for page in nav.pages}
+    outside = [
+        f
+        for f in files.documentation_pages()
+        if f.src_uri not in listed and f.inclusion.is_in_nav()  # type: ignore[no-untyped-call]
+    ]
+    if not outside:
+        return None
+    lines = [f"  docs/{f.src_uri}, served at {site_url.rstrip('/')}/{f.url}" for f in outside]
+    return (
+        "these pages are not in mkdocs.yml's nav yet:\n"
+        + "\n".join(lines)
+        + "\nThe preview serves them; add each under `nav:` in mkdocs.yml, in reading order"
+        ' ("Add a page", step 2, in docs/contributing/index.md): `make site` fails until then.'
+    )

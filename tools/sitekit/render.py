@@ -1,4 +1,4 @@
-"""Render figure scripts: ``python -m sitekit.render SCRIPT OUT [SCRIPT OUT ...]``.
+"""Render figure scripts: ``python -m sitekit.render [--sealed] SCRIPT OUT [SCRIPT OUT ...]``.
 
 Each script's ``make_figure(style, layout)`` (the contract in `sitekit.figstyle`) is called in
 every style of `figstyle.STYLES` and every layout of `figstyle.LAYOUTS`, from the same data. The
@@ -10,7 +10,9 @@ coloured cell with ``style.ink_on`` is checked against that cell instead, by ``i
 no text that overlaps other text or runs off the figure's edge (`sitekit.text_layout`).
 
 Runs in a fresh process for each build so the figures always see the current ``paperlens``. On
-failure prints one JSON line ``{"script", "error"}`` and exits 1.
+failure prints one JSON line ``{"script", "error"}`` and exits 1. The build passes ``--sealed``:
+each file is then an entry of its cache, written with its hash (`sitekit.cache`); without it
+the files are plain SVG and text, to look at.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
 from paperlens.show import FigureWithAlt  # noqa: E402
-from sitekit import figstyle, text_layout  # noqa: E402
+from sitekit import cache, figstyle, text_layout  # noqa: E402
 
 
 def variant_file(out: Path, style: figstyle.Style, layout: figstyle.Layout) -> Path:
@@ -120,7 +122,9 @@ def links(fig: Figure) -> list[dict[str, object]]:
     return found
 
 
-def render(script: Path, out: Path) -> None:
+def render(script: Path, out: Path, *, sealed: bool = False) -> None:
+    """Every style and layout of ``script``'s figure, its alt text and links, beside ``out``;
+    ``sealed``: as entries of the build's cache, each with its hash (`sitekit.cache`)."""
     module = load(script)
     alts: dict[str, str] = {}
     contents: list[tuple[Path, bytes]] = []
@@ -161,16 +165,21 @@ def render(script: Path, out: Path) -> None:
         )
     contents.append((out.with_suffix(".alt"), next(iter(alts.values())).encode()))
     for path, content in contents:
+        if sealed:  # an entry of the build's cache (sitekit.cache)
+            cache.write(path, content)
+            continue
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_bytes(content)
         tmp.replace(path)
 
 
 def main(argv: list[str]) -> int:
+    sealed = argv[:1] == ["--sealed"]
+    argv = argv[1:] if sealed else argv
     pairs = list(zip(argv[::2], argv[1::2], strict=True))
     for script, out in pairs:
         try:
-            render(Path(script), Path(out))
+            render(Path(script), Path(out), sealed=sealed)
         except Exception:
             path = Path(script).resolve()
             cwd = Path.cwd().resolve()

@@ -26,7 +26,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from paperlens.show import FigureWithAlt  # noqa: E402
-from sitekit import figstyle, render, text_layout  # noqa: E402
+from sitekit import cache, figstyle, render, text_layout  # noqa: E402
 
 # Every frame is rendered in each of the site's styles and layouts.
 STYLES: tuple[figstyle.Style, ...] = figstyle.STYLES
@@ -58,9 +58,9 @@ def draw_frame(
 
 
 def _write(path: Path, content: bytes) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_bytes(content)
-    tmp.replace(path)
+    """An entry of the build's cache, with its hash, through a temporary file of this process's
+    own: the renderers share a script's folder and all write its ``frames.json``."""
+    cache.write(path, content)
 
 
 def render_frame(module: ModuleType, frames: figstyle.Frames, index: int, out: Path) -> None:

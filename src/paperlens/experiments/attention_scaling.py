@@ -25,8 +25,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from paperlens import _kernels
+from paperlens._cache import cached
 from paperlens._checks import FloatArray, require_real_scalar, require_size
-from paperlens.attention import attention, attention_backward
+from paperlens.attention import attention
 from paperlens.experiments.claims import (
     Claim,
     Perturbation,
@@ -35,7 +37,6 @@ from paperlens.experiments.claims import (
     paired_greater,
     perturb,
 )
-from paperlens.linear import linear, linear_backward
 from paperlens.losses import mse_loss, mse_loss_backward
 from paperlens.softmax import softmax_gradient_norm
 
@@ -212,6 +213,8 @@ def train_matching(
     init_scale = require_real_scalar(init_scale, "init_scale")
     if not lrs or not seeds:
         raise ValueError(f"need at least one learning rate and one seed, got {lrs} and {seeds}")
+    for lr_ in lrs:
+        require_real_scalar(lr_, "lr")
     tasks, W_q, W_k = [], [], []
     for seed in seeds:
         rng = np.random.default_rng(seed)
@@ -230,16 +233,19 @@ def train_matching(
     V = np.eye(n_k)  # (n_k, n_k)
     scale = 1 / math.sqrt(d_k) if scaled else 1.0
     losses = np.empty((steps + 1, R))
+    # Checked once, here: every array below is drawn from checked sizes, so the loop runs the
+    # kernels of linear and attention without their checks, as `mlp` does, and the backward
+    # reuses the forward's weights P. An overflow or NaN born in training still raises.
     for step in range(steps + 1):
-        Q = linear(X_q, Wq)  # (R, n, d_model) x (R, d_model, d_k) -> (R, n, d_k)
-        K = linear(X_k, Wk)  # (R, n_k, d_model) x (R, d_model, d_k) -> (R, n_k, d_k)
-        out = attention(Q, K, V, scale=scale).output  # (R, n, n_k): O = P V = P
+        Q = _kernels.linear(X_q, Wq, None)  # (R, n, d_model) x (R, d_model, d_k) -> (R, n, d_k)
+        K = _kernels.linear(X_k, Wk, None)  # (R, n_k, d_model) x (R, d_model, d_k) -> (R, n_k, d_k)
+        out, P = _kernels.attention(Q, K, V, scale, None)  # (R, n, n_k): O = P V = P
         losses[step] = mse_loss(out, Y)  # (R,)
         if step == steps:
             break
-        dQ, dK, _ = attention_backward(Q, K, V, mse_loss_backward(out, Y), scale=scale)
-        Wq = Wq - lr * linear_backward(X_q, Wq, dQ).dW  # (R, d_model, d_k)
-        Wk = Wk - lr * linear_backward(X_k, Wk, dK).dW
+        dQ, dK, _ = _kernels.attention_backward(Q, K, V, P, mse_loss_backward(out, Y), scale)
+        Wq = Wq - lr * _kernels.linear_backward(X_q, Wq, dQ, (d_k,))[1]  # (R, d_model, d_k)
+        Wk = Wk - lr * _kernels.linear_backward(X_k, Wk, dK, (d_k,))[1]
     loss = losses.T.reshape(len(lrs), len(seeds), steps + 1)  # (lrs, seeds, steps + 1)
     return MatchingRun(loss, np.asarray(lrs, dtype=float))
 
@@ -321,6 +327,7 @@ class Result(NamedTuple):
     """Per arm, the loss curves at the chosen rate, shape ``(seeds, steps + 1)``."""
 
 
+@cached  # computed once for the build, the tests and a reader's notebook (paperlens._cache)
 def run(setup: Setup = PAGE, *, perturbation: Perturbation | None = None) -> Result:
     """Run the page's experiment: the statistics at initialisation, then each arm's training.
 

@@ -6,7 +6,10 @@ site is a statistical statement over many seeds, decided by a test from `scipy.s
 level stated in advance, and it holds or fails as a whole; no single seed decides it.
 
 - `paired_greater`: "a is larger than b" for paired samples (one pair per seed), by a
-  one-sided Wilcoxon signed-rank test.
+  one-sided Wilcoxon signed-rank test, with the Hodges–Lehmann estimate of the shift.
+- `paired_equivalent`: "a and b are equivalent within a margin", by two one-sided signed-rank
+  tests (TOST): the Hodges–Lehmann interval must lie inside the margin.
+- `hodges_lehmann`: the effect size behind both, with its exact confidence interval.
 - `mean_above`, `mean_below`: "the mean of x is above (below) a bound", by a bootstrap
   confidence interval.
 - `band_power`: how often a "within k standard errors" check catches an error of a given
@@ -60,10 +63,13 @@ class Claim(NamedTuple):
     """The p-value or interval, as printed."""
     holds: bool
     """Whether the evidence supports the statement at level `ALPHA`."""
+    effect: str = ""
+    """The size of the effect, with its interval, as printed (empty if the test gives none)."""
 
     def __str__(self) -> str:
         verdict = "holds" if self.holds else "FAILS"
-        return f"{verdict}: {self.statement} ({self.test}, n = {self.n}: {self.evidence})"
+        effect = f"; {self.effect}" if self.effect else ""
+        return f"{verdict}: {self.statement} ({self.test}, n = {self.n}: {self.evidence}{effect})"
 
 
 def _pairs(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -71,6 +77,95 @@ def _pairs(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
     if a.shape != b.shape:
         raise ValueError(f"a and b must pair up, got {a.size} and {b.size} values")
     return a, b
+
+
+class Interval(NamedTuple):
+    """An estimate with the ends of its confidence interval."""
+
+    estimate: float
+    low: float
+    high: float
+    confidence: float
+    """The interval's two-sided coverage, e.g. 0.98."""
+
+    def __str__(self) -> str:
+        return (
+            f"{self.estimate:.3g}, {100 * self.confidence:g}% interval "
+            f"[{self.low:.3g}, {self.high:.3g}]"
+        )
+
+
+def signed_rank_null(n: int) -> FloatArray:
+    r"""The exact null distribution of Wilcoxon's signed-rank statistic $T^+$ for n pairs.
+
+    Under the null hypothesis (differences continuous and symmetric about 0) each rank
+    $1, \dots, n$ joins $T^+$ with probability 1/2, independently.
+
+    Args:
+        n: the number of non-zero differences, ≥ 1.
+
+    Returns:
+        $P(T^+ = t)$ for $t = 0, \dots, n(n+1)/2$, shape ``(n(n+1)/2 + 1,)``.
+
+    Examples:
+        >>> from paperlens.experiments.claims import signed_rank_null
+        >>> p = signed_rank_null(3)  # T+ is 0, 1, 2, 3 (twice: {3} and {1, 2}), 4, 5, 6
+        >>> (p * 8).astype(int).tolist()
+        [1, 1, 1, 2, 1, 1, 1]
+    """
+    if n < 1:
+        raise ValueError(f"need at least one difference, got n = {n}")
+    p = np.zeros(n * (n + 1) // 2 + 1)
+    p[0] = 1.0
+    for rank in range(1, n + 1):  # add rank r with probability 1/2
+        p[rank:] = 0.5 * p[rank:] + 0.5 * p[:-rank].copy()
+        p[:rank] *= 0.5
+    return p
+
+
+def hodges_lehmann(d: FloatArray, *, confidence: float = 1 - 2 * ALPHA) -> Interval:
+    r"""The Hodges–Lehmann estimate of the centre of ``d``, with its exact interval.
+
+    The estimate is the median of the $n(n+1)/2$ Walsh averages $(d_i + d_j)/2$, $i \le j$:
+    the shift that the signed-rank test finds most central. The interval inverts that test:
+    it is $[W_{(k+1)}, W_{(M-k)}]$ of the sorted Walsh averages, $M = n(n+1)/2$, with $k$ the
+    largest count for which $P(T^+ \le k) \le (1 - \text{confidence})/2$ under the exact null
+    (`signed_rank_null`). It assumes what the signed-rank test assumes: independent
+    differences, continuous and **symmetric about their centre** $\theta$ (then $\theta$ is
+    also their median; without symmetry the estimate is the pseudo-median, not the median).
+    Coverage is exact for continuous data and approximate with ties.
+
+    For paired runs pass ``d = a - b``; for ratios, ``d = log(a) - log(b)``.
+
+    Args:
+        d: the differences, shape ``(n,)``.
+        confidence: the interval's two-sided coverage. The default, ``1 - 2 * ALPHA``, matches
+            a one-sided test at the site's level: its lower end is above 0 exactly when the
+            one-sided exact signed-rank test of "θ > 0" has p ≤ ALPHA.
+
+    Returns:
+        The `Interval`. Its ends are infinite when n is too small for the confidence asked.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.claims import hodges_lehmann
+        >>> hl = hodges_lehmann(np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]))
+        >>> hl.estimate, hl.low, hl.high
+        (4.5, 1.5, 7.5)
+    """
+    d = as_real_array(d, "d").ravel()
+    if d.size < 1 or not np.isfinite(d).all():
+        raise ValueError(f"d must hold at least one value, all finite, got {d}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
+    i, j = np.triu_indices(d.size)  # every pair i <= j
+    walsh = np.sort((d[i] + d[j]) / 2)  # (M,)
+    cdf = np.cumsum(signed_rank_null(d.size))  # P(T+ <= t)
+    # k = the largest t with P(T+ <= t) <= (1 - confidence) / 2 (the tolerance absorbs the
+    # DP's rounding); the interval cuts k Walsh averages from each end. None such: unbounded.
+    k = int(np.searchsorted(cdf, (1 - confidence) / 2 * (1 + 1e-9), side="right")) - 1
+    low, high = (float(walsh[k]), float(walsh[-k - 1])) if k >= 0 else (-np.inf, np.inf)
+    return Interval(float(np.median(walsh)), low, high, confidence)
 
 
 def paired_greater(a: FloatArray, b: FloatArray, statement: str, *, alpha: float = ALPHA) -> Claim:
@@ -101,7 +196,51 @@ def paired_greater(a: FloatArray, b: FloatArray, statement: str, *, alpha: float
     a, b = _pairs(a, b)
     p = float(stats.wilcoxon(a, b, alternative="greater").pvalue)
     test = f"one-sided Wilcoxon signed-rank test, {int(np.sum(a > b))} of {a.size} pairs agree"
-    return Claim(statement, test, a.size, f"p = {p:.2g}", p < alpha)
+    effect = f"Hodges–Lehmann shift {hodges_lehmann(a - b, confidence=1 - 2 * alpha)}"
+    return Claim(statement, test, a.size, f"p = {p:.2g}", p < alpha, effect)
+
+
+def paired_equivalent(
+    a: FloatArray, b: FloatArray, margin: float, statement: str, *, alpha: float = ALPHA
+) -> Claim:
+    r"""Claim that ``a`` and ``b`` are equivalent: their shift lies within ``±margin``.
+
+    Two one-sided tests (TOST) at level ``alpha``, each a signed-rank test: "the shift is
+    above −margin" and "the shift is below +margin". Both reject exactly when the
+    Hodges–Lehmann interval of $a_i - b_i$ at coverage $1 - 2lpha$ lies strictly inside
+    $(-	ext{margin}, 	ext{margin})$, which is how it is computed here. The margin must be
+    fixed before the data are seen; failing to show a difference is not evidence of
+    equivalence, and this claim fails when the data are too few or too noisy to pin the shift
+    inside the margin.
+
+    Args:
+        a: one value per seed, shape ``(n,)``.
+        b: the paired values, shape ``(n,)``.
+        margin: the largest shift that still counts as "the same", > 0, in the units of a - b.
+        statement: what "a ≈ b" means, in words.
+        alpha: the level of each one-sided test.
+
+    Returns:
+        The `Claim`, with the interval as its evidence.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.claims import paired_equivalent
+        >>> rng = np.random.default_rng(0)
+        >>> b = rng.normal(size=30)
+        >>> a = b + rng.normal(scale=0.01, size=30)  # a tiny difference, noisy
+        >>> paired_equivalent(a, b, 0.05, "a and b agree within 0.05").holds
+        True
+        >>> paired_equivalent(a, b, 0.001, "a and b agree within 0.001").holds
+        False
+    """
+    a, b = _pairs(a, b)
+    if not margin > 0:
+        raise ValueError(f"margin must be positive, got {margin}")
+    hl = hodges_lehmann(a - b, confidence=1 - 2 * alpha)
+    test = f"two one-sided signed-rank tests (TOST) at {alpha:g}, margin ±{margin:.3g}"
+    holds = -margin < hl.low and hl.high < margin
+    return Claim(statement, test, a.size, f"Hodges–Lehmann shift {hl}", holds)
 
 
 def _mean_vs(

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from paperlens._cache import cached
 from paperlens._checks import FloatArray, require_real_scalar, require_size
 from paperlens.adam import adam_init, adam_step
 from paperlens.experiments.claims import JITTER, Claim, Perturbation, paired_greater, perturb
@@ -232,6 +233,7 @@ class Result(NamedTuple):
     (`claims.perturb`), shape ``(2, seeds)``."""
 
 
+@cached  # computed once for the build, the tests and a reader's notebook (paperlens._cache)
 def run(setup: Setup = PAGE, *, perturbation: Perturbation | None = None) -> Result:
     """Run the page's experiment: gradients at init, training at every depth, a rerun.
 

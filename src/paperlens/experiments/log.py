@@ -1,0 +1,259 @@
+"""The experiment log: every design tried, what it was run on, and what it found.
+
+A claim decided on the data that chose its design is optimistic in a way no p-value corrects:
+the design was picked, out of the ones tried, because it worked there. So each experiment keeps
+a log, one JSON object per line in ``log/<experiment>.jsonl`` beside this module (it ships with
+the library, so a downloaded notebook shows it too):
+
+- every **exploration** run, on seeds that may inform the design, including designs that were
+  abandoned, with the reason;
+- the **confirmation** run of the design finally adopted, on seeds that no earlier entry used.
+
+Each entry also records the provenance that makes it reproducible: the command that made it,
+the hash of the library's source, the Python, NumPy and SciPy versions and the BLAS kernel.
+`audit` checks the rule that makes the log worth keeping: confirmation seeds are fresh.
+
+Examples:
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from paperlens.experiments import log
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = log.record(
+    ...     "demo", design="v1", purpose="exploration", status="abandoned", config={"steps": 10},
+    ...     seeds=range(5), command="python demo.py", outcome={"holds": False},
+    ...     note="too few seeds to decide", folder=folder,
+    ... )
+    >>> _ = log.record(
+    ...     "demo", design="v2", purpose="confirmation", status="adopted", config={"steps": 10},
+    ...     seeds=range(100, 112), command="python demo.py", outcome={"holds": True},
+    ...     folder=folder,
+    ... )
+    >>> [e["design"] for e in log.entries("demo", folder=folder)]
+    ['v1', 'v2']
+    >>> log.audit(log.entries("demo", folder=folder))
+    []
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import platform
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+LOG_DIR = Path(__file__).parent / "log"
+"""Where the logs live: ``<experiment>.jsonl``, one entry per line, oldest first."""
+
+PURPOSES = ("exploration", "confirmation")
+STATUSES = ("adopted", "abandoned", "explored")
+FIELDS = (
+    "experiment",
+    "date",
+    "design",
+    "purpose",
+    "status",
+    "config",
+    "seeds",
+    "command",
+    "outcome",
+    "note",
+    "provenance",
+)
+
+
+def source_hash() -> str:
+    """SHA-256 of the library's Python source (every ``*.py`` of ``paperlens``, by path)."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def blas_kernel() -> str:
+    """The BLAS library and the kernel it chose for this CPU, e.g. ``openblas Haswell x2``."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:  # not a dependency of the library: say so rather than guess
+        return "unknown (threadpoolctl not installed)"
+    return ", ".join(
+        f"{lib.get('internal_api')} {lib.get('architecture')} x{lib.get('num_threads')}"
+        for lib in threadpool_info()
+        if lib.get("user_api") == "blas"
+    )
+
+
+def provenance() -> dict[str, str]:
+    """What a rerun needs to match: the library's source hash, versions and the BLAS kernel."""
+    import scipy
+
+    return {
+        "library_sha256": source_hash(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "blas": blas_kernel(),
+    }
+
+
+def _path(experiment: str, folder: Path | None) -> Path:
+    if not experiment or not experiment.replace("_", "").replace("-", "").isalnum():
+        raise ValueError(
+            f"experiment must be a plain name such as 'residual_depth', got {experiment!r}"
+        )
+    return (LOG_DIR if folder is None else Path(folder)) / f"{experiment}.jsonl"
+
+
+def record(
+    experiment: str,
+    *,
+    design: str,
+    purpose: Literal["exploration", "confirmation"],
+    status: Literal["adopted", "abandoned", "explored"],
+    config: Mapping[str, Any],
+    seeds: Iterable[int],
+    command: str,
+    outcome: Mapping[str, Any],
+    note: str = "",
+    folder: Path | None = None,
+) -> dict[str, Any]:
+    """Append one entry to the experiment's log and return it.
+
+    Args:
+        experiment: the experiment's name, e.g. ``"residual_depth"``.
+        design: a short name of the design run, e.g. ``"v2-depth-trend"``.
+        purpose: ``"exploration"`` (seeds that may inform the design) or ``"confirmation"``
+            (fresh seeds, the run that decides the page's claims).
+        status: ``"adopted"``, ``"abandoned"`` or ``"explored"`` (informed the design).
+        config: the design's settings, JSON-serialisable.
+        seeds: the seeds it ran on.
+        command: the command that made the entry.
+        outcome: what it found (claims, statistics), JSON-serialisable.
+        note: why, in words, e.g. why a design was abandoned.
+        folder: where the log lives (default `LOG_DIR`).
+
+    Returns:
+        The entry as written.
+    """
+    if purpose not in PURPOSES:
+        raise ValueError(f"purpose must be one of {PURPOSES}, got {purpose!r}")
+    if status not in STATUSES:
+        raise ValueError(f"status must be one of {STATUSES}, got {status!r}")
+    entry = {
+        "experiment": experiment,
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d"),
+        "design": design,
+        "purpose": purpose,
+        "status": status,
+        "config": dict(config),
+        "seeds": [int(s) for s in seeds],
+        "command": command,
+        "outcome": dict(outcome),
+        "note": note,
+        "provenance": provenance(),
+    }
+    path = _path(experiment, folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = json.dumps(entry, ensure_ascii=False, default=_plain)
+    with path.open("a", encoding="utf-8") as f:
+        f.write(line + "\n")
+    return json.loads(line)  # type: ignore[no-any-return]
+
+
+def _plain(value: Any) -> Any:
+    """NumPy scalars and arrays as plain JSON values."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"cannot record a {type(value).__name__} in the log: {value!r}")
+
+
+def entries(experiment: str, *, folder: Path | None = None) -> list[dict[str, Any]]:
+    """Every entry of the experiment's log, oldest first (empty if it has none)."""
+    path = _path(experiment, folder)
+    if not path.exists():
+        return []
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}, line {number}: not a JSON object: {error}") from None
+        missing = [f for f in FIELDS if f not in entry]
+        if missing:
+            raise ValueError(f"{path}, line {number}: the entry lacks {', '.join(missing)}")
+        found.append(entry)
+    return found
+
+
+def audit(log: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The log's breaches of its own rule, in words (an empty list when it keeps it).
+
+    Every confirmation entry must run on seeds that no earlier entry ran on, exploration or
+    confirmation; and at most one design may be confirmed and adopted (running confirmations of
+    several designs and keeping the best would choose the design on the confirmation seeds).
+    """
+    problems = []
+    seen: dict[int, str] = {}
+    adopted = []
+    for number, entry in enumerate(log, 1):
+        if entry["purpose"] == "confirmation":
+            reused = sorted(set(entry["seeds"]) & set(seen))
+            if reused:
+                where = ", ".join(f"{s} ({seen[s]})" for s in reused[:5])
+                problems.append(
+                    f"entry {number} ({entry['design']}) confirms on seeds already used: {where}"
+                )
+            if entry["status"] == "adopted":
+                adopted.append(entry["design"])
+        for seed in entry["seeds"]:
+            seen.setdefault(seed, f"entry {number}, {entry['design']}")
+    if len(adopted) > 1:
+        problems.append(f"{len(adopted)} designs confirmed and adopted: {', '.join(adopted)}")
+    return problems
+
+
+def markdown(log: Sequence[Mapping[str, Any]]) -> str:
+    """The log as a Markdown table, for a page or a notebook to show."""
+    rows = [
+        "| # | date | design | purpose | status | seeds | what it found | note |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for number, entry in enumerate(log, 1):
+        found = "; ".join(f"{k}: {_short(v)}" for k, v in entry["outcome"].items())
+        cells = [
+            str(number),
+            entry["date"],
+            f"`{entry['design']}`",
+            entry["purpose"],
+            entry["status"],
+            _seed_range(entry["seeds"]),
+            found,
+            entry["note"],
+        ]
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(rows)
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    if isinstance(value, list) and len(value) > 8:
+        return f"{len(value)} values"
+    return str(value)
+
+
+def _seed_range(seeds: Sequence[int]) -> str:
+    """``0–11`` for a run of consecutive seeds, else the list."""
+    if seeds and list(seeds) == list(range(seeds[0], seeds[0] + len(seeds))) and len(seeds) > 2:
+        return f"{seeds[0]}–{seeds[-1]} ({len(seeds)})"
+    return ", ".join(map(str, seeds))

@@ -1,0 +1,79 @@
+"""Caches that cannot lie: after a warm build, an entry of every kind of cache is damaged, and
+the next `make site` passes, says so in one line per entry and builds the very same site.
+
+Damaged as a disk that filled up or a machine that lost power leaves files: cut short, emptied,
+or overwritten with garbage. Every way is tried on every kind of entry by the unit tests
+(tests/tools/test_cache.py); here each kind gets one, over the session's warm caches, so only
+the damaged entries are computed again. (`tools/damaged_caches.py` damages every file.)
+"""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from sitekit import cache, paths
+from sitekit.paths import ROOT
+
+DAMAGE = {
+    "truncated": lambda data: data[: len(data) // 2],
+    "emptied": lambda data: b"",
+    "garbage": lambda data: bytes(range(256)) * 4,
+}
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def one_of_each_kind(root: Path) -> list[Path]:
+    """An entry of each kind of cache the build reads: a page's examples, a figure's SVG, alt
+    text and links, an explorable's manifest, frame and alt text (the one with fewest frames),
+    the formulas, and the sample notebook's rendering (it runs no experiment)."""
+    frames = min(
+        (root / "frames").iterdir(),
+        key=lambda folder: len(cache.read_json(folder / "frames.json")["texts"]),
+    )
+    notebook = next(
+        p
+        for p in sorted((root / "notebooks").glob("*.json"))
+        if cache.read_json(p)["title"].startswith("Sample notebook")
+    )
+    return [
+        sorted((root / "examples").glob("*.pickle"))[0],
+        sorted((root / "figures").glob("*.dark.narrow.svg"))[0],
+        sorted((root / "figures").glob("*.alt"))[1],
+        sorted((root / "figures").glob("*.wide.links.json"))[2],
+        frames / "frames.json",
+        frames / "1-light-wide.svg",
+        frames / "0.alt",
+        root / "katex.json",
+        notebook,
+    ]
+
+
+def test_a_build_over_damaged_caches_is_the_clean_build(site, tmp_path):
+    root = tmp_path / "cache"
+    shutil.copytree(os.environ["PAPERLENS_CACHE_DIR"], root)
+    damaged = one_of_each_kind(root)
+    for n, path in enumerate(damaged):
+        how = list(DAMAGE)[n % len(DAMAGE)]
+        path.write_bytes(DAMAGE[how](path.read_bytes()))
+    out = tmp_path / "site"
+    result = subprocess.run(
+        ["make", "--no-print-directory", "site", f"SITE_DIR={out}"],
+        cwd=ROOT,
+        env=paths.build_env() | {"PAPERLENS_CACHE_DIR": str(root)},
+        capture_output=True,
+        text=True,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-6000:]
+    assert "Traceback" not in output
+    for path in damaged:  # one line each
+        assert output.count(f"cache entry {path} was damaged") == 1, path
+    first, second = tree(site), tree(out)
+    assert sorted(first) == sorted(second)
+    assert [name for name in first if first[name] != second[name]] == []

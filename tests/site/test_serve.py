@@ -1,0 +1,145 @@
+"""`make serve` as a contributor meets it: a new page saved before its nav entry is served with
+a note saying what to do; an edit to the build code restarts the server; and stopping it with
+``kill -INT`` or ``kill -TERM`` of make's process leaves no process of the project behind
+(issue 25: the examples' workers and multiprocessing's resource tracker were left running).
+
+The server runs on a scratch copy of the pages (``scratch_config``, tests/conftest.py) with the
+session's caches, in a session of its own: whatever is left of it afterwards still carries that
+session's id.
+"""
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+from sitekit.paths import ROOT, build_env
+
+NEW_PAGE = "foundations/broadcasting.md"
+NEW_URL = "foundations/broadcasting/"
+NEW_SOURCE = """---
+title: Broadcasting
+description: A page saved before its nav entry.
+---
+
+# Broadcasting
+
+```python
+import numpy as np
+
+assert (np.ones((2, 3)) + np.arange(3)).shape == (2, 3)
+```
+"""
+EXAMPLE = '\n```python\nassert 2 + 2 == 4, "one more example"\n```\n'
+
+
+def fetch(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.read().decode()
+    except OSError:
+        return ""
+
+
+def wait_until(check, what: str, timeout: float) -> None:
+    end = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < end, f"no {what} within {timeout:.0f} s"
+        time.sleep(0.25)
+
+
+def left_in(session: int) -> list[str]:
+    """The processes still in the session ``session`` (orphans keep their session's id), as
+    ``"<pid> <command line>"``."""
+    ps = subprocess.run(["ps", "-eo", "sid=,pid=,args="], capture_output=True, text=True)
+    return [
+        line.split(None, 1)[1] for line in ps.stdout.splitlines() if line.split()[0] == str(session)
+    ]
+
+
+def engine(session: int) -> list[str]:
+    """The pid of the engine serving the site."""
+    return [p.split()[0] for p in left_in(session) if " serve " in p and "properdocs" in p]
+
+
+@contextlib.contextmanager
+def make_serve(config: Path, log: Path, env: dict[str, str] | None = None):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    command = ["make", "--no-print-directory", "serve", f"CONFIG={config}"]
+    command.append(f"SERVE_ADDR=127.0.0.1:{port}")
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env or build_env(),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # make leads a session of its own: its id is make's pid
+        )
+        try:
+            yield proc, f"http://127.0.0.1:{port}/"
+        finally:
+            if left_in(proc.pid):  # the test failed: clean up what it started
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=60)
+
+
+def stop_and_check(proc: subprocess.Popen, signum: int, log: Path) -> None:
+    """Send ``signum`` to make's process alone, as ``kill`` does, and wait until nothing of
+    the server is left."""
+    workers = [p for p in left_in(proc.pid) if "multiprocessing" in p]
+    assert any("spawn_main" in p for p in workers), "no example workers: nothing to check"
+    assert any("resource_tracker" in p for p in workers), workers
+    os.kill(proc.pid, signum)
+    proc.wait(timeout=60)
+    wait_until(lambda: not left_in(proc.pid), "clean stop", 30)
+    assert "Traceback" not in log.read_text()
+
+
+def test_a_new_page_before_its_nav_entry_is_served_and_a_stop_by_kill_int_is_clean(
+    scratch_config, tmp_path
+):
+    """The guide's order: create the page (step 1), then add it to nav (step 2)."""
+    docs, log = tmp_path / "docs", tmp_path / "serve.log"
+    with make_serve(scratch_config, log) as (proc, base):
+        wait_until(lambda: "page-checked" in fetch(base + "foundations/softmax/"), "site", 600)
+        (docs / NEW_PAGE).write_text(NEW_SOURCE, encoding="utf-8")
+        wait_until(lambda: "Broadcasting" in fetch(base + NEW_URL), "the new page", 180)
+        assert 'data-examples="1" data-status="passed"' in fetch(base + NEW_URL)
+        assert "Softmax" in fetch(base + "foundations/")  # and the rest are still served
+        output = log.read_text()
+        assert f"docs/{NEW_PAGE}, served at {base}{NEW_URL}" in output
+        assert "add each under `nav:` in mkdocs.yml" in output
+        stop_and_check(proc, signal.SIGINT, log)
+
+
+def test_an_edit_to_the_build_code_restarts_the_server_and_a_stop_by_kill_term_is_clean(
+    scratch_config, tmp_path
+):
+    """On a copy of tools/ (first on PYTHONPATH), so the checkout's sitekit is never touched."""
+    tools = tmp_path / "tools"
+    shutil.copytree(
+        ROOT / "tools" / "sitekit", tools / "sitekit", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    text = scratch_config.read_text(encoding="utf-8")
+    scratch_config.write_text(text.replace(str(ROOT / "tools" / "sitekit"), str(tools / "sitekit")))
+    env = build_env() | {"PYTHONPATH": str(tools)}
+    page, log = tmp_path / "docs" / "foundations" / "softmax.md", tmp_path / "serve.log"
+    with make_serve(scratch_config, log, env) as (proc, base):
+        wait_until(lambda: "page-checked" in fetch(base + "foundations/softmax/"), "site", 600)
+        serving = engine(proc.pid)
+        edited = tools / "sitekit" / "copy_code.py"
+        edited.write_text(edited.read_text() + "\n# edited under make serve\n")
+        wait_until(lambda: "restarting the server" in log.read_text(), "restart", 180)
+        wait_until(lambda: log.read_text().count("Serving on") == 2, "restarted server", 600)
+        assert engine(proc.pid) == serving  # restarted in place, as make's child
+        page.write_text(page.read_text(encoding="utf-8") + EXAMPLE, encoding="utf-8")
+        wait_until(lambda: "one more example" in fetch(base + "foundations/softmax/"), "edit", 180)
+        stop_and_check(proc, signal.SIGTERM, log)
