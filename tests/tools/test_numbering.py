@@ -32,10 +32,10 @@ PAGES = {
     ),
     "sec/a.md": "---\ntitle: Alpha\n---\n# Alpha\n",
     "sec/new.md": "---\ntitle: New\n---\n# New\n",
-    "sec/b.md": "---\ntitle: Beta, in full\n---\n# Beta\n",
+    "sec/b.md": "---\ntitle: Beta, in full\n---\n# 2. Beta, in full\n",
     "sec/extra.md": "# Extra\n\n## §2 Beta\n\n```python\nx = 1  # from §2 Beta, in full\n```\n",
     "walk/step-1-first.md": "# First\n\nAs §1 showed.\n",
-    "walk/step-3-second.md": "# Second\n",
+    "walk/step-3-second.md": '---\ntitle: "Step 3: second"\n---\n# Step 3: second\n',
     "reproduce/p.md": "# P\n\nHe et al., §1: a paper's section.\n",
 }
 
@@ -66,6 +66,9 @@ def test_a_page_inserted_among_numbered_pages_names_every_stale_place(site):
         "mkdocs.yml:8: '2. Beta' is page 3 of the numbered pages of Sec in nav: write '3. Beta'",
         "mkdocs.yml:12: walk/step-3-second.md is named step 3 but is number 2 in nav: rename the"
         " file (and its figures' folder), or move it",
+        "docs/sec/b.md:4: '# 2. Beta, in full': the page is number 3 in nav",
+        "docs/walk/step-3-second.md:2: 'title: \"Step 3: second\"': the page is number 2 in nav",
+        "docs/walk/step-3-second.md:4: '# Step 3: second': the page is number 2 in nav",
         "docs/index.md:3: '[§2](sec/b.md)': sec/b.md is §3 in nav",
         "docs/sec/extra.md:3: '§2 Beta': sec/b.md is §3 in nav",
         "docs/sec/extra.md:6: '§2 Beta, in full': sec/b.md is §3 in nav",
@@ -86,6 +89,11 @@ def test_fix_renumbers_nav_and_every_reference_and_leaves_the_rest_to_the_writer
     assert "## §3 Beta\n" in (docs / "sec/extra.md").read_text()
     assert "# from §3 Beta, in full" in (docs / "sec/extra.md").read_text()
     assert "| 3 | [Beta](b.md) |" in (docs / "sec/index.md").read_text()
+    assert "# 3. Beta, in full\n" in (docs / "sec/b.md").read_text()
+    assert (
+        'title: "Step 2: second"\n---\n# Step 2: second\n'
+        in (docs / "walk/step-3-second.md").read_text()
+    )
     # What it cannot know: the file to rename, the page a bare §1 means, where to list New.
     assert [p.where for p in left] == [
         "mkdocs.yml:12",

@@ -11,7 +11,9 @@ code blocks included:
   product`` (in a code comment, where a link cannot go);
 - a table row or a numbered list item that starts with a number and links a numbered page:
   ``| 3 | [Functions](functions.md) |``, ``3. [At initialisation ...](step-3-random-scores.md)``;
-- a file named ``step-N-...`` has the number N in ``nav``.
+- a file named ``step-N-...`` has the number N in ``nav``, and a numbered page that writes its
+  own number, in its front matter's title (``Step 4: ...``) or its heading (``# 2. Matrices``),
+  writes that one.
 
 Any other ``§N`` with a whole number is an error: the check cannot tell which page it means,
 so it must be written as one of the forms above. A paper's sections are not the site's:
@@ -201,6 +203,35 @@ def _line_problems(
             )
 
 
+_OWN = re.compile(r"^(?P<lead>#\s+|title:\s*[\"']?)(?P<word>Step |§)?(?P<n>\d+)(?P<sep>[.:])\s")
+
+
+def _own_number(docs: Path, entry: Entry) -> Iterator[Problem]:
+    """A numbered page that writes its own number, in its title (``title: "Step 4: ..."``) or
+    its heading (``# 2. Matrices: ...``), writes the one ``nav`` gives it."""
+    path = docs / entry.page
+    if path.suffix != ".md" or not path.is_file():
+        return
+    heading_seen = False
+    for number, line in _lines(path):
+        if line.startswith("# "):
+            if heading_seen:
+                continue  # the page's title is its first heading; later ones are code comments
+            heading_seen = True
+        elif not line.startswith("title:"):
+            continue
+        m = _OWN.match(line)
+        if m is not None and int(m["n"]) != entry.number:
+            old = line[: m.end("sep")]
+            new = f"{m['lead']}{m['word'] or ''}{entry.number}{m['sep']}"
+            yield Problem(
+                f"docs/{entry.page}:{number}",
+                f"'{line.strip()[:60]}': the page is number {entry.number} in nav",
+                old,
+                new,
+            )
+
+
 def _index_problems(docs: Path, nav: Any) -> Iterator[Problem]:
     """A section's index page links every other page of the section."""
     for section, pages in sections(nav):
@@ -254,6 +285,8 @@ def problems(docs: Path, nav: Any, config_file: Path) -> list[Problem]:
                     " rename the file (and its figures' folder), or move it",
                 )
             )
+    for entry in numbered.values():
+        out += _own_number(docs, entry)
     titles = _titles(docs, numbered)
     for path in pages_to_scan(docs):
         page = path.relative_to(docs).as_posix()
