@@ -75,8 +75,14 @@ def make_serve(config: Path, log: Path):
         try:
             yield proc, f"http://127.0.0.1:{port}/"
         finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=60)
+            # Stopped as `kill` stops it: SIGTERM to make, which stops the server (whose clean
+            # stop tests/site/test_serve.py checks); what is left after a minute is killed.
+            os.kill(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=60)
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
 
 
 @dataclass
