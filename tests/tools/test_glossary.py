@@ -149,6 +149,22 @@ def test_a_use_before_the_defining_page_names_the_line_and_offers_the_mark(tmp_p
     assert "define it here instead, in bold (**token**)" in message
 
 
+def test_a_link_to_the_defining_page_is_no_use_but_the_same_word_unlinked_is(tmp_path):
+    # A section's index lists its pages by title before they define their word.
+    docs, nav, file = site(tmp_path, {"z.md": "", "a.md": "A **token**.\n", "b.md": "**MSE**\n"})
+    (docs / "sub").mkdir()
+    index = "| 1 | [Tokens](../a.md#top) |\n| 2 | [MSE](../b.md) |\n"
+    (docs / "sub" / "index.md").write_text(index)
+    nav.insert(0, {"Index": "sub/index.md"})
+    assert len(glossary.check(docs, nav, file)) == 2
+    (docs / "sub" / "index.md").write_text(index + "\nA [token](../b.md) and then\nan MSE.\n")
+    with pytest.raises(glossary.GlossaryError) as failed:
+        glossary.check(docs, nav, file)
+    message = str(failed.value)
+    assert "'token' is first used on docs/sub/index.md, line 4 ('A [token](../b.md)" in message
+    assert "'MSE' is first used on docs/sub/index.md, line 5 ('an MSE.')" in message
+
+
 def test_a_marked_everyday_use_shows_no_tooltip_on_pages_and_notebooks():
     import markdown
 

@@ -21,7 +21,8 @@ The build (``sitekit.plugin``) and ``tests/tools/test_glossary.py`` fail when
 - that page does not define it: the definition sentence writes the word in bold,
   ``**learning rate**``.
 
-Only prose counts as a use: code, math, comments, tags and link targets do not. A word of the
+Only prose counts as a use: code, math, comments, tags and link targets do not, nor a link to
+the word's own page (a section's index lists its pages by title). A word of the
 glossary used in its everyday sense ("from head to foot", beside the attention "head") is
 marked by its writer, ``<span class="everyday">head</span>``: such a use is not read as a use
 of the term (:func:`prose`) and shows no tooltip (:func:`without_everyday_tooltips`).
@@ -124,6 +125,7 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
 _TARGET = re.compile(r"\]\([^)]*\)")
+_INLINE_LINK = re.compile(r"\[[^\]\n]*\]\((?P<href>[^)\s#]*)[^)]*\)")
 _TAG = re.compile(r"<[^>]+>")
 
 
@@ -132,12 +134,17 @@ def _blank(m: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", m.group(0))
 
 
-def prose(path: Path) -> str:
+def prose(path: Path, *, page: str = "", links_to: str = "") -> str:
     """The text of a page a reader reads as prose, line for line with the file: Markdown with
     its front matter, code, math, comments, tags, link targets and everyday uses
     (`EVERYDAY`) blanked out. A notebook (``.py``) is read whole but for its everyday uses:
     its prose is in comments and in the strings it prints, and identifiers (``pl.adam_step``)
-    never match a word, since ``_`` counts as a letter of the word around it."""
+    never match a word, since ``_`` counts as a letter of the word around it.
+
+    With ``page`` (the page's path under docs/) and ``links_to`` (a page's path under docs/),
+    the whole text of every link to ``links_to`` is blanked too: a section's index names its
+    pages ("[Broadcasting](broadcasting.md)") before they define their word, and such a link
+    points the reader at the definition rather than using the word unexplained."""
     text = path.read_text(encoding="utf-8")
     if path.suffix != ".md":
         return _EVERYDAY.sub(_blank, text)
@@ -157,7 +164,17 @@ def prose(path: Path) -> str:
             continue
         kept.append(line)
     text = "\n".join(kept)
-    for pattern in (_EVERYDAY, _INLINE_CODE, _MATH, _TARGET, _TAG):
+    for pattern in (_EVERYDAY, _INLINE_CODE, _MATH):
+        text = pattern.sub(_blank, text)
+    if links_to:
+
+        def to_definition(m: re.Match[str]) -> str:
+            href = m.group("href")
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(page), href))
+            return _blank(m) if href and target == links_to else m.group(0)
+
+        text = _INLINE_LINK.sub(to_definition, text)
+    for pattern in (_TARGET, _TAG):
         text = pattern.sub(_blank, text)
     return text
 
@@ -180,6 +197,14 @@ def _uses(word: Word, text: str) -> bool:
     return any(re.search(_word(f), text, re.I) for f in word.forms)
 
 
+def _uses_unlinked(word: Word, docs_dir: Path, page: str, text: str) -> bool:
+    """Whether ``page`` (its `prose`, ``text``) uses ``word`` other than in a link to the page
+    that defines it."""
+    if not _uses(word, text) or page == word.page:
+        return _uses(word, text)
+    return _uses(word, prose(docs_dir / page, page=page, links_to=word.page))
+
+
 def _defines(word: Word, text: str) -> bool:
     return any(re.search(rf"\*\*{re.escape(f)}\*\*", text, re.I) for f in word.forms)
 
@@ -200,11 +225,12 @@ def check(docs_dir: Path, nav: Any, glossary_file: Path) -> list[Word]:
     texts = {p: prose(docs_dir / p) for p in pages}
     for word in words:
         name = word.forms[0]
-        first = next((p for p in pages if _uses(word, texts[p])), None)
+        first = next((p for p in pages if _uses_unlinked(word, docs_dir, p, texts[p])), None)
         if word.page not in texts:
             problems.append(f"'{name}': its page docs/{word.page} is not in the nav")
         elif first is not None and first != word.page:
-            problems.append(_used_before(word, docs_dir, first, texts[first]))
+            unlinked = prose(docs_dir / first, page=first, links_to=word.page)
+            problems.append(_used_before(word, docs_dir, first, unlinked))
         elif not _defines(word, texts[word.page]):
             problems.append(
                 f"'{name}': docs/{word.page} uses it first but does not define it; write the"
