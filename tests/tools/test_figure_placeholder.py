@@ -97,3 +97,34 @@ def test_under_serve_the_other_figures_are_drawn_and_the_failing_one_shows_its_e
 def test_a_build_fails_on_it(two_figures):
     with pytest.raises(Exception, match="figures/a/bad.py failed"):
         plugin("build")._render_figures()
+
+
+def test_a_figure_embedded_before_its_script_exists_is_a_placeholder_naming_the_script(
+    tmp_path, capsys
+):
+    """A page written before its figure (issue 25's walk-through): under ``make serve`` the
+    page is served with a box naming the script to write; figures drawn and images outside
+    ``figures/`` are left alone."""
+    from mkdocs.structure.files import File, Files
+
+    docs = tmp_path / "docs"
+    (docs / "s").mkdir(parents=True)
+    page = (
+        "# P\n\n![](../figures/s/p/new.svg)\n\n![](../figures/s/p/drawn.svg)\n\n"
+        "![a photo](../assets/photo.svg)\n\nWrite `![](../figures/s/p/shown.svg)`, as in:\n\n"
+        "1. A list\n\n    ```markdown\n    ![](../figures/s/p/shown.svg)\n    ```\n"
+    )
+    (docs / "s" / "p.md").write_text(page)
+    (docs / "index.md").write_text("# Home\n")
+    files = Files(
+        [File(p, str(docs), str(tmp_path / "site"), True) for p in ("s/p.md", "index.md")]
+    )
+    drawn = {"figures/s/p/drawn.svg": figures.Rendered(b"<svg/>", "drawn")}
+    found = plugin("serve")._missing_figures(files, drawn)
+    assert list(found) == ["figures/s/p/new.svg"]
+    svg = ET.fromstring(found["figures/s/p/new.svg"].svg)
+    text = " ".join(t.text or "" for t in svg.iter("{http://www.w3.org/2000/svg}text"))
+    assert "No figure script figures/s/p/new.py yet." in text
+    assert "docs/s/p.md embeds figures/s/p/new.svg" in text
+    assert figures.svg_size(found["figures/s/p/new.svg"].svg)[0] == figure_placeholder.WIDTH
+    assert "figures/s/p/new.py does not exist" in capsys.readouterr().err  # the terminal too

@@ -10,7 +10,10 @@ alt text too, until the script is fixed.
 from __future__ import annotations
 
 import html
+import posixpath
+import re
 import textwrap
+from collections.abc import Callable, Mapping
 
 from sitekit.figures import Figure, Rendered
 
@@ -53,6 +56,13 @@ def placeholder(figure: Figure, error: str) -> Rendered:
         wrapped = [*wrapped[: MAX_LINES - 1], "…"]
     lines = [f"The figure script {figure.name} failed:", *wrapped]
     lines.append("The traceback is in the terminal running make serve.")
+    said = " ".join(line.strip() for line in message)
+    alt = f"The figure could not be drawn: its script {figure.name} failed with {said}"
+    return Rendered(_box(lines), alt)
+
+
+def _box(lines: list[str]) -> bytes:
+    """An SVG of ``lines``, the first in bold, in a red box of its own background."""
     height = LINE * (len(lines) + 1)
     text = "".join(
         f'<text x="16" y="{LINE * (i + 1)}" font-weight="{700 if i == 0 else 400}"'
@@ -66,6 +76,32 @@ def placeholder(figure: Figure, error: str) -> Rendered:
         f'<rect x="1" y="1" width="{WIDTH - 2}" height="{height - 2}" '
         f'fill="#fdecea" stroke="#b00020" stroke-width="2"/>{text}</svg>'
     )
-    said = " ".join(line.strip() for line in message)
-    alt = f"The figure could not be drawn: its script {figure.name} failed with {said}"
-    return Rendered(svg.encode(), alt)
+    return svg.encode()
+
+
+# An image a page embeds: ![alt](path.svg); and what shows Markdown rather than being it.
+_EMBED = re.compile(r"!\[[^\]]*\]\((?P<src>[^)\s]+\.svg)\)")
+_CODE = re.compile(r"^([ \t]*)(`{3,}|~{3,}).*?^\1\2[ \t]*$|`[^`\n]*`|<!--.*?-->", re.M | re.S)
+
+
+def missing(
+    pages: dict[str, str], rendered: Mapping[str, Rendered], script: Callable[[str], str]
+) -> dict[str, Rendered]:
+    """The figures ``pages`` (``{path under docs/: Markdown}``) embed from ``figures/`` that no
+    script draws (``rendered`` has none): a page written before its figure's script, under
+    ``make serve``. Each is a placeholder naming the script to write, ``script(site_path)``,
+    so that the preview keeps serving the page (``make site`` fails on the missing image)."""
+    out: dict[str, Rendered] = {}
+    for page, markdown in pages.items():
+        for m in _EMBED.finditer(_CODE.sub("", markdown)):
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(page), m["src"]))
+            if target.startswith("figures/") and target not in rendered:
+                name = script(target)
+                said = (
+                    f"docs/{page} embeds {target}, which the build draws from that script:"
+                    " write it (the contributing guide's Add a figure says how)."
+                )
+                lines = [f"No figure script {name} yet.", *textwrap.wrap(said, WRAP)]
+                alt = f"The figure is not drawn yet: its script {name} does not exist"
+                out[target] = Rendered(_box(lines), alt)
+    return out

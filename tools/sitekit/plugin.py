@@ -39,6 +39,7 @@ from sitekit import (
     example_report,
     examples,
     explorables,
+    figure_placeholder,
     figures,
     glossary,
     guide,
@@ -148,6 +149,8 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         docs = Path(config["docs_dir"])
         started = self._start_examples(files, docs)  # run while the figures render
         build.figures, drawn = self._render_figures()
+        if session.serving:  # a page embedding a figure before its script is written
+            build.figures.update(self._missing_figures(files, build.figures))
         build.explorables, frames = self._render_explorables()
         build.outcomes = self._finish_examples(started)
         build.notebooks = _notebooks(files, build.figures, config["site_url"] or "/")
@@ -306,6 +309,23 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
                 raise PluginError(str(err)) from None
             lifecycle.tell(f"a figure script failed (shown in the page):\n{err}")
         return figures.render_each(found)
+
+    def _missing_figures(
+        self, files: Files, rendered: dict[str, figures.Rendered]
+    ) -> dict[str, figures.Rendered]:
+        """Under ``make serve``: a placeholder for each figure a page embeds whose script does
+        not exist yet, naming the script to write (`figure_placeholder.missing`)."""
+        folder = Path(self.config.figures).resolve()
+
+        def script(site_path: str) -> str:
+            rel = site_path.removeprefix("figures/").removesuffix(".svg") + ".py"
+            return figures.Figure(folder / rel, folder).name
+
+        pages = {f.src_uri: f.content_string for f in files.documentation_pages()}
+        found = figure_placeholder.missing(pages, rendered, script)
+        for target, placeholder in found.items():
+            lifecycle.tell(f"{placeholder.alt} ({target} is embedded before it is drawn)")
+        return found
 
     def _render_explorables(self) -> tuple[dict[str, explorables.Explorable], int]:
         """Every frame of every explorable figure, in every style and layout. Under ``make
