@@ -121,3 +121,38 @@ def test_the_build_stops_naming_them_and_the_fix(site):
     with pytest.raises(numbering.NumberingError, match="sitekit.numbering --fix") as err:
         numbering.check(docs, concepts.read_config(config)["nav"], config)
     assert "mkdocs.yml:8: '2. Beta'" in str(err.value)
+
+
+def test_a_count_of_a_sections_pages_follows_nav_and_a_list_keeps_its_order(site):
+    """Found by issue 25's walk-through: a ninth Foundations page left "Eight short pages" on
+    the index, in the home page's table and on the self-test, and --fix numbered the new row
+    without moving it."""
+    docs, config = site
+    config.write_text(CONFIG.replace("- 2. Beta: sec/b.md", "- 3. Beta: sec/b.md"))
+    (docs / "sec/index.md").write_text(
+        "---\ndescription: Two short pages.\n---\n# Sec\n\n| 1 | [Alpha](a.md) |\n"
+        "| 3 | [Beta](b.md) |\n| 2 | [New](new.md) |\n\nThen [the extra](extra.md), in two steps.\n"
+    )
+    (docs / "index.md").write_text(
+        "# Home\n\n[Sec](sec/index.md): two short pages.\n\nThe paper's two sections.\n"
+        "The two Sec sections, and [§3](sec/b.md).\n"
+    )
+    (docs / "sec/b.md").write_text("---\ntitle: Beta, in full\n---\n# 3. Beta, in full\n")
+    mine = [p for p in found(docs, config) if "numbered pages in" in p or "nav's order" in p]
+    assert mine == [
+        "docs/sec/index.md:8: the row linking sec/new.md (number 2) comes after the one linking"
+        " sec/b.md (number 3): put the rows in nav's order",
+        "docs/index.md:3: 'two short pages': Sec has 3 numbered pages in nav",
+        "docs/index.md:6: 'two Sec sections': Sec has 3 numbered pages in nav",
+        "docs/sec/index.md:2: 'Two short pages': Sec has 3 numbered pages in nav",
+        "docs/sec/index.md:10: 'two steps': Sec has 3 numbered pages in nav",
+    ]
+    left = numbering.fix(docs, concepts.read_config(config)["nav"], config)
+    assert "description: Three short pages." in (docs / "sec/index.md").read_text()
+    assert (
+        "[Sec](sec/index.md): three short pages.\n\nThe paper's two sections."
+        in (docs / "index.md").read_text()
+    )
+    assert "The three Sec sections" in (docs / "index.md").read_text()
+    assert "docs/sec/index.md:8" in [p.where for p in left]  # the order is the writer's
+    assert not [p for p in left if "numbered pages in" in str(p)]

@@ -23,7 +23,11 @@ they mean them, and those links are checked).
 
 And a section's index page (the first, untitled entry of a ``nav`` section, such as
 ``foundations/index.md``) links every other page of its section: a page added to ``nav`` and
-missing from the index's list fails, naming both.
+missing from the index's list fails, naming both. A list of numbered pages (table rows or
+numbered items, one after the other) is in ``nav``'s order. A count of a section's numbered
+pages written in words ("Eight short pages", "the seven steps": a number, one word at most,
+then pages, sections or steps), on the section's index page or on a line that links it, is
+the number of them in ``nav``.
 
 Run ``python -m sitekit.numbering`` to check, or ``python -m sitekit.numbering --fix`` to
 renumber: it rewrites the numbers of ``nav`` in ``mkdocs.yml`` from the pages' order, and
@@ -250,6 +254,77 @@ def _index_problems(docs: Path, nav: Any) -> Iterator[Problem]:
                 )
 
 
+def _order_problems(
+    page: str, lines: list[tuple[int, str]], numbered: dict[str, Entry]
+) -> Iterator[Problem]:
+    """Numbered rows or items one after the other, linking numbered pages, in nav's order."""
+    last: Entry | None = None
+    for number, line in lines:
+        link = _LINK.search(line)
+        row = _ROW.match(line) or _ITEM.match(line)
+        target = numbered.get(_resolve(link["href"], page)) if row and link else None
+        if target is None or target.number is None:
+            last = None if not row else last
+            continue
+        if last is not None and last.number is not None and last.section == target.section:
+            if target.number < last.number:
+                yield Problem(
+                    f"docs/{page}:{number}",
+                    f"the row linking {target.page} (number {target.number}) comes after the"
+                    f" one linking {last.page} (number {last.number}): put the rows in nav's"
+                    " order",
+                )
+        last = target
+
+
+_COUNTS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+    " fifteen sixteen seventeen eighteen nineteen twenty"
+).split()
+_COUNT = re.compile(
+    r"\b(?P<n>"
+    + "|".join(_COUNTS)
+    + r"|\d+)(?:\s+(?P<between>[A-Za-z]+))?\s+(?:pages|sections|steps)\b",
+    re.I,
+)
+
+
+def _count_problems(
+    pages: dict[str, list[tuple[int, str]]], nav: Any, found: list[Entry]
+) -> Iterator[Problem]:
+    """A count of a section's numbered pages, on its index page, on a line linking it, or
+    naming the section ("the eight Foundations sections")."""
+    counts = {}
+    for section, listed in sections(nav):
+        total = max((e.number or 0 for e in found if e.section == section), default=0)
+        if total and listed and not listed[0][0] and listed[0][1].endswith("/index.md"):
+            counts[listed[0][1]] = (section, total)
+    by_name = {section.lower(): index for index, (section, _) in counts.items()}
+    for page, lines in pages.items():
+        for number, line in lines:
+            about = [page] if page in counts else []
+            about += [_resolve(m["href"], page) for m in _LINK.finditer(line)]
+            index = next((i for i in about if i in counts), None)
+            for m in _COUNT.finditer(line):
+                named = by_name.get((m["between"] or "").lower())  # "eight Foundations sections"
+                key = named if named is not None else index
+                if key is None:
+                    continue
+                section, total = counts[key]
+                wrote = m["n"]
+                n = int(wrote) if wrote.isdigit() else _COUNTS.index(wrote.lower())
+                if n == total:
+                    continue
+                right = str(total) if wrote.isdigit() or total >= len(_COUNTS) else _COUNTS[total]
+                right = right.capitalize() if wrote[0].isupper() else right
+                yield Problem(
+                    f"docs/{page}:{number}",
+                    f"'{m[0]}': {section} has {total} numbered pages in nav",
+                    m[0],
+                    right + m[0][len(wrote) :],
+                )
+
+
 def pages_to_scan(docs: Path) -> list[Path]:
     return sorted(
         p for p in docs.rglob("*") if p.suffix in (".md", ".py") and "assets" not in p.parts
@@ -288,11 +363,13 @@ def problems(docs: Path, nav: Any, config_file: Path) -> list[Problem]:
     for entry in numbered.values():
         out += _own_number(docs, entry)
     titles = _titles(docs, numbered)
-    for path in pages_to_scan(docs):
-        page = path.relative_to(docs).as_posix()
-        for number, line in _lines(path):
+    pages = {p.relative_to(docs).as_posix(): list(_lines(p)) for p in pages_to_scan(docs)}
+    for page, lines in pages.items():
+        for number, line in lines:
             out += _line_problems(page, number, line, numbered, titles)
+        out += _order_problems(page, lines, numbered)
     out += _index_problems(docs, nav)
+    out += _count_problems(pages, nav, found)
     return out
 
 
