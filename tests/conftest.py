@@ -111,7 +111,7 @@ class Builds:
 _BUILDS = pytest.StashKey[Builds]()
 # Fixtures of the tests that need the built site (or build and serve scratch copies of the
 # pages with the session's caches): they run after every other test.
-NEEDS_SITE = ("site", "warm_build", "scratch_config", "reader_python")
+NEEDS_SITE = ("site", "warm_build", "scratch_config", "scratch_with_figures", "reader_python")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -291,12 +291,25 @@ def scratch_config(site, tmp_path) -> Path:
     return make_scratch(tmp_path)
 
 
-def make_scratch(folder: Path) -> Path:
+@pytest.fixture(scope="module")
+def scratch_with_figures(site, tmp_path_factory) -> Path:
+    """Like ``scratch_config``, with a copy of ``figures/`` too, for a module's tests to share
+    (one ``make serve`` for several checks)."""
+    return make_scratch(tmp_path_factory.mktemp("scratch"), figures=True)
+
+
+def make_scratch(folder: Path, *, figures: bool = False) -> Path:
     """``folder/mkdocs.yml``: the site's configuration over a copy of ``docs/`` (and of
     ``includes/``) in ``folder``, with every other path pointing back into the checkout, so
-    a test can edit a page without touching the checkout. The caches are the session's."""
+    a test can edit a page without touching the checkout. With ``figures``, the figure scripts
+    are copied too (`sitekit.figures.Figure.name` names a copy's scripts as the originals, so
+    their cache entries still apply). The caches are the session's."""
     shutil.copytree(ROOT / "docs", folder / "docs")
     shutil.copytree(ROOT / "includes", folder / "includes")
+    figures_dir = ROOT / "figures"
+    if figures:
+        figures_dir = folder / "figures"
+        shutil.copytree(ROOT / "figures", figures_dir, ignore=shutil.ignore_patterns("__pycache__"))
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     # The folders `serve` watches besides the pages.
     for relative in (
@@ -307,11 +320,12 @@ def make_scratch(folder: Path) -> Path:
     ):
         line = f"  - {relative}\n"
         assert line in text, f"mkdocs.yml no longer lists {relative}: update scratch_config"
-        text = text.replace(line, f"  - {ROOT / relative}\n")
+        where = figures_dir if relative == "figures" else ROOT / relative
+        text = text.replace(line, f"  - {where}\n")
     for old, new in (
         ("custom_dir: overrides", f"custom_dir: {ROOT / 'overrides'}"),
         ("paths: [src]", f"paths: [{ROOT / 'src'}]"),
-        ("figures: figures", f"figures: {ROOT / 'figures'}"),
+        ("figures: figures", f"figures: {figures_dir}"),
     ):
         assert old in text, f"mkdocs.yml no longer has {old!r}: update scratch_config"
         text = text.replace(old, new)

@@ -1,23 +1,44 @@
-"""`make serve` shows a false claim in the page, keeps serving, and clears it once fixed.
+"""`make serve` shows what fails in the page, keeps serving, and clears it once fixed: a false
+claim in an example, a figure script that raises, and one whose drawing fails a figure check.
 
-The server runs on a scratch copy of the pages (``scratch_config``, tests/conftest.py) with the
-checkout's caches, which the session build (``site``) has filled.
+One server for the module (its first build is the costly part): it serves a scratch copy of
+the pages and the figure scripts (``scratch_with_figures``, tests/conftest.py) with the
+checkout's caches, which the session build (``site``) has filled. Each test puts back what it
+broke, and waits for the fix to show, before the next one starts.
 """
 
 import contextlib
+import html
 import os
 import signal
 import socket
 import subprocess
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from sitekit.paths import ROOT, build_env
 
 PAGE = "foundations/softmax.md"
 URL = "foundations/softmax/"
 PLANTED = '\n```python\nassert 1 + 1 == 3, "planted false claim"\n```\n'
+# A figure of that page, and two ways to break it: raise, or draw a label too faint to read.
+FIGURE = "foundations/softmax/scores-to-weights.py"
+RETURN = "    return pl.show(fig, alt)\n"
+BREAKS = {
+    "raises": (
+        '    raise RuntimeError("planted figure failure")\n',
+        "RuntimeError: planted figure failure",
+    ),
+    "fails the contrast check": (
+        '    fig.text(0.5, 0.5, "planted faint label", color="#dddddd")\n',
+        "'planted faint label' in #dddddd on #ffffff: contrast",
+    ),
+}
+FAILED_ALT = "The figure could not be drawn"
 
 
 def fetch(url: str) -> str:
@@ -54,28 +75,57 @@ def make_serve(config: Path, log: Path):
         try:
             yield proc, f"http://127.0.0.1:{port}/"
         finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=60)
+            # Stopped as `kill` stops it: SIGTERM to make, which stops the server (whose clean
+            # stop tests/site/test_serve.py checks); what is left after a minute is killed.
+            os.kill(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=60)
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
 
 
-def test_serve_marks_a_failing_example_and_clears_it_once_fixed(
-    site, browser, scratch_config, tmp_path
-):
-    page_file = tmp_path / "docs" / PAGE
-    original = page_file.read_text(encoding="utf-8")
-    log = tmp_path / "serve.log"
-    with make_serve(scratch_config, log) as (proc, base):
+@dataclass
+class Served:
+    folder: Path  # the scratch copy: docs/, figures/, mkdocs.yml
+    proc: subprocess.Popen[bytes]
+    base: str
+    log: Path
+
+    def still_serving(self) -> None:
+        """The server kept running, and serves the other pages."""
+        assert self.proc.poll() is None
+        assert "Softmax" in fetch(self.base + "foundations/")
+
+
+@pytest.fixture(scope="module")
+def served(site, scratch_with_figures):
+    folder = scratch_with_figures.parent
+    log = folder / "serve.log"
+    with make_serve(scratch_with_figures, log) as (proc, base):
         wait_until(lambda: "page-checked" in fetch(base + URL), "first build", 600)
-        page_file.write_text(original.rstrip("\n") + "\n" + PLANTED, encoding="utf-8")
-        wait_until(lambda: "example-failure" in fetch(base + URL), "failure shown", 180)
+        yield Served(folder, proc, base, log)
 
-        # The served pages poll the server to reload themselves after each rebuild; the test
-        # loads them itself instead, so that no reload lands in the middle of a check.
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(60_000)
-        context.route("**/livereload/**", lambda route: route.abort())
-        tab = context.new_page()
-        tab.goto(base + URL)
+
+@pytest.fixture
+def tab(browser):
+    # The served pages poll the server to reload themselves after each rebuild; the tests
+    # load them themselves instead, so that no reload lands in the middle of a check.
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(60_000)
+    context.route("**/livereload/**", lambda route: route.abort())
+    yield context.new_page()
+    context.close()
+
+
+def test_serve_marks_a_failing_example_and_clears_it_once_fixed(served, tab):
+    page_file = served.folder / "docs" / PAGE
+    original = page_file.read_text(encoding="utf-8")
+    try:
+        page_file.write_text(original.rstrip("\n") + "\n" + PLANTED, encoding="utf-8")
+        wait_until(lambda: "example-failure" in fetch(served.base + URL), "failure shown", 180)
+
+        tab.goto(served.base + URL)
         box = tab.locator(".admonition.example-failure")
         assert box.count() == 1
         assert box.is_visible()
@@ -94,13 +144,59 @@ def test_serve_marks_a_failing_example_and_clears_it_once_fixed(
         assert tab.locator(".page-checked").get_attribute("data-status") == "failed"
 
         # The server kept serving, and said the same in its terminal.
-        assert proc.poll() is None
-        assert "Softmax" in fetch(base + "foundations/")
-        assert "planted false claim" in log.read_text()
-
+        served.still_serving()
+        assert "planted false claim" in served.log.read_text()
+    finally:
         page_file.write_text(original, encoding="utf-8")
-        wait_until(lambda: "example-failure" not in fetch(base + URL), "failure cleared", 180)
-        tab.goto(base + URL)
-        assert tab.locator(".example-failure, .example-failures").count() == 0
-        assert tab.locator(".page-checked").get_attribute("data-status") == "passed"
-        context.close()
+    wait_until(lambda: "example-failure" not in fetch(served.base + URL), "failure cleared", 180)
+    tab.goto(served.base + URL)
+    assert tab.locator(".example-failure, .example-failures").count() == 0
+    assert tab.locator(".page-checked").get_attribute("data-status") == "passed"
+
+
+def page_text(served: Served) -> str:
+    return html.unescape(fetch(served.base + URL))
+
+
+def _shown(tab, base: str) -> dict[str, object]:
+    """The page's drawing of the figure, as the browser shows it (light palette, wide)."""
+    tab.goto(base + URL)
+    image = tab.locator(f"img[src$='{Path(FIGURE).stem}.svg']").first
+    image.scroll_into_view_if_needed()  # figures load lazily
+    tab.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+    return {
+        "alt": image.get_attribute("alt") or "",
+        "visible": image.is_visible(),
+        "src": image.evaluate("img => img.currentSrc"),
+    }
+
+
+def test_serve_shows_a_failing_figure_in_its_place_and_clears_it_once_fixed(served, tab):
+    """The figure's script raises, then (one save later) draws a label too faint to read,
+    then is fixed: three rebuilds of one server."""
+    script = served.folder / "figures" / FIGURE
+    original = script.read_text(encoding="utf-8")
+    assert original.count(RETURN) == 1
+    try:
+        for how, (planted, message) in BREAKS.items():
+            script.write_text(original.replace(RETURN, planted + RETURN), encoding="utf-8")
+            wait_until(lambda m=message: m in page_text(served), f"a script that {how}", 180)
+
+            shown = _shown(tab, served.base)
+            assert shown["visible"], how
+            alt = str(shown["alt"])
+            assert alt.startswith(f"{FAILED_ALT}: its script figures/{FIGURE} failed"), how
+            assert message in alt, how
+            # The drawing itself shows the script and its error.
+            svg = html.unescape(fetch(str(shown["src"])))
+            assert f"figures/{FIGURE}" in svg and message in svg, how
+
+            # The server kept serving, and printed the error in its terminal.
+            served.still_serving()
+            log = served.log.read_text()
+            assert "a figure script failed (shown in the page)" in log and message in log, how
+    finally:
+        script.write_text(original, encoding="utf-8")
+    wait_until(lambda: FAILED_ALT not in fetch(served.base + URL), "figure redrawn", 180)
+    shown = _shown(tab, served.base)
+    assert shown["visible"] and str(shown["alt"]).startswith("Two bar charts.")

@@ -181,3 +181,35 @@ def test_pages_run_with_the_print_options_of_a_fresh_python():
         assert np.get_printoptions()["legacy"] == "1.25" and repr(np.float64(0.5)) == "0.5"
     finally:
         np.set_printoptions(**examples.NUMPY_PRINT_DEFAULTS)
+
+
+@pytest.mark.parametrize(
+    ("failed", "collected", "said"),
+    [
+        (1, 1, "The one example on this page failed"),
+        (1, 2, "1 of the 2 examples on this page failed"),
+        (2, 2, "Both examples on this page failed"),
+        (1, 3, "1 of the 3 examples on this page failed"),
+        (2, 3, "2 of the 3 examples on this page failed"),
+        (3, 3, "All 3 examples on this page failed"),
+        (1, 0, "The examples on this page failed"),  # a worker died: nothing was collected
+    ],
+)
+def test_the_notice_and_the_footer_count_in_english(failed, collected, said):
+    failures = tuple(examples.Failure(i + 1, i, "AssertionError", "report") for i in range(failed))
+    outcome = examples.Outcome("docs/t.md", collected, collected - failed, failures=failures)
+    notice = "\n".join(example_report._notice(outcome))
+    assert f'"{said} when it was built"' in notice
+    if collected:
+        assert f">{said} when it was built, with paperlens" in example_report.footer(outcome)
+
+
+def test_the_terminal_report_counts_in_english():
+    def failing(page: str, failed: int) -> examples.Outcome:
+        failures = tuple(examples.Failure(1, 0, "AssertionError", "r") for _ in range(failed))
+        return examples.Outcome(page, 3, 3 - failed, failures=failures)
+
+    one = example_report.failures_report({"a": failing("docs/a.md", 1)})
+    two = example_report.failures_report({"a": failing("a", 1), "b": failing("b", 2)})
+    assert one is not None and one[0] == "1 example failed on 1 page"
+    assert two is not None and two[0] == "3 examples failed on 2 pages"

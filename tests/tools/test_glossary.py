@@ -125,3 +125,62 @@ def test_the_defining_page_has_no_tooltip_for_its_own_word():
         '<p>A token, the <abbr title="y">MSE</abbr>.</p>'
     )
     assert glossary.without_own_tooltips(page, words, "c.md") == page
+
+
+def test_an_everyday_use_marked_by_the_writer_is_not_a_use(tmp_path):
+    everyday = 'Front matter aside, a <span class="everyday">token</span> of thanks.\n'
+    docs, nav, file = site(tmp_path, {"z.md": everyday, "a.md": "**token**", "b.md": "**MSE**"})
+    assert len(glossary.check(docs, nav, file)) == 2
+
+
+def test_a_use_before_the_defining_page_names_the_line_and_offers_the_mark(tmp_path):
+    page = (
+        "---\ntitle: Z\n---\n\n# Z\n\n```python\ntoken = 1\n```\n\n<!-- a\ncomment -->\n"
+        "$$\nx\n$$\n\nHe gave a token of thanks.\n"
+    )
+    docs, nav, file = site(tmp_path, {"z.md": page, "a.md": "**token**", "b.md": "**MSE**"})
+    with pytest.raises(glossary.GlossaryError) as failed:
+        glossary.check(docs, nav, file)
+    message = str(failed.value)
+    assert page.splitlines()[16] == "He gave a token of thanks."
+    assert "'token' is first used on docs/z.md, line 17 ('He gave a token of thanks.')" in message
+    assert "defines it on docs/a.md ('One piece of text.')" in message
+    assert 'mark it, <span class="everyday">token</span>, or reword the sentence' in message
+    assert "define it here instead, in bold (**token**)" in message
+
+
+def test_a_link_to_the_defining_page_is_no_use_but_the_same_word_unlinked_is(tmp_path):
+    # A section's index lists its pages by title before they define their word.
+    docs, nav, file = site(tmp_path, {"z.md": "", "a.md": "A **token**.\n", "b.md": "**MSE**\n"})
+    (docs / "sub").mkdir()
+    index = "| 1 | [Tokens](../a.md#top) |\n| 2 | [MSE](../b.md) |\n"
+    (docs / "sub" / "index.md").write_text(index)
+    nav.insert(0, {"Index": "sub/index.md"})
+    assert len(glossary.check(docs, nav, file)) == 2
+    (docs / "sub" / "index.md").write_text(index + "\nA [token](../b.md) and then\nan MSE.\n")
+    with pytest.raises(glossary.GlossaryError) as failed:
+        glossary.check(docs, nav, file)
+    message = str(failed.value)
+    assert "'token' is first used on docs/sub/index.md, line 4 ('A [token](../b.md)" in message
+    assert "'MSE' is first used on docs/sub/index.md, line 5 ('an MSE.')" in message
+
+
+def test_a_marked_everyday_use_shows_no_tooltip_on_pages_and_notebooks():
+    import markdown
+
+    source = 'A <span class="everyday">token</span> of thanks, and a token.\n\n'
+    source += glossary.glossary_markdown(glossary.read_words(TABLE))
+    page = markdown.markdown(source, extensions=["abbr"])
+    assert page.count("<abbr") == 2  # Markdown's abbreviations reach into the mark
+    out = glossary.without_everyday_tooltips(page)
+    assert out == (
+        '<p>A <span class="everyday">token</span> of thanks, and a '
+        '<abbr title="One piece of text.">token</abbr>.</p>'
+    )
+    notebook = glossary.abbreviate_html(
+        '<p>A <span class="everyday">MSE</span>, the MSE.</p>', TERMS
+    )
+    assert glossary.without_everyday_tooltips(notebook) == (
+        '<p>A <span class="everyday">MSE</span>, the <abbr title="Mean squared error.">'
+        "MSE</abbr>.</p>"
+    )

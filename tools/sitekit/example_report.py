@@ -52,13 +52,27 @@ def _box(failures: list[tuple[int, Failure]], page: str, indent: str) -> list[st
     return [*out, ""]
 
 
+def count(n: int, noun: str, plural: str = "") -> str:
+    """``1 example``, ``2 examples``: a number and its noun, in the number's grammar."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def failed_of(failed: int, collected: int) -> str:
+    """How many of a page's examples failed, as a sentence's subject and verb: ``The one
+    example on this page failed``, ``Both examples ...``, ``All 3 examples ...``, ``1 of the 3
+    examples ...``."""
+    if collected < failed:  # the page's examples could not be collected or run at all
+        return "The examples on this page failed"
+    if collected == 1:
+        return "The one example on this page failed"
+    if failed == collected:
+        whole = "Both examples" if collected == 2 else f"All {collected} examples"
+        return f"{whole} on this page failed"
+    return f"{failed} of the {collected} examples on this page failed"
+
+
 def _notice(outcome: Outcome) -> list[str]:
-    count = len(outcome.failures)
-    title = (
-        f"{count} of the {outcome.collected} examples on this page failed when it was built"
-        if count > 1
-        else f"1 of the {outcome.collected} examples on this page failed when it was built"
-    )
+    title = f"{failed_of(len(outcome.failures), outcome.collected)} when it was built"
     out = ["", f'!!! failure {NOTICE_CLASS} "{title}"', ""]
     out.append("    A claim on this page does not hold. `make site` refuses to publish it.")
     out.append("")
@@ -115,8 +129,8 @@ def failures_report(outcomes: dict[str, Outcome]) -> tuple[str, str] | None:
     failed = [o for o in outcomes.values() if not o.ok]
     if not failed:
         return None
-    count = sum(len(o.failures) for o in failed)
-    title = f"{count} example{'s' * (count != 1)} failed on {len(failed)} page(s)"
+    failures = sum(len(o.failures) for o in failed)
+    title = f"{count(failures, 'example')} failed on {count(len(failed), 'page')}"
     return title, "\n\n".join(o.describe() for o in failed)
 
 
@@ -142,18 +156,15 @@ def footer(outcome: Outcome | None, notebook_cells: int | None = None) -> str:
     if outcome is None or not outcome.collected:
         return ""
     n = outcome.collected
-    examples = "1 example" if n == 1 else f"{n} examples"
+    examples = count(n, "example")
     if outcome.failures:
-        text = (
-            f"{len(outcome.failures)} of the {examples} on this page failed when it was built, "
-            f"with {_versions()}."
-        )
+        text = f"{failed_of(len(outcome.failures), n)} when it was built, with {_versions()}."
     elif outcome.skipped:
+        skipped = len(outcome.skipped)
         text = (
-            f"{examples} on this page were checked when it was built, with {_versions()}: "
-            f"{outcome.passed} ran and passed, and {len(outcome.skipped)} "
-            f"{'was' if len(outcome.skipped) == 1 else 'were'} skipped, with the reason "
-            "given beside it."
+            f"{examples} on this page {'was' if n == 1 else 'were'} checked when it was built, "
+            f"with {_versions()}: {outcome.passed} ran and passed, and {skipped} "
+            f"{'was' if skipped == 1 else 'were'} skipped, with the reason given beside it."
         )
     else:
         text = f"{examples} on this page ran and passed when it was built, with {_versions()}."

@@ -93,9 +93,13 @@ class Figure:
 
     @property
     def name(self) -> str:
-        """The script's path as the build reports it (relative to the repository)."""
+        """The script's path as the build reports it: relative to the repository, or for a
+        figures folder elsewhere (a test's copy) relative to that folder's parent, so that a
+        copy of ``figures/`` names, and caches, its scripts as the original does."""
         if self.script.is_relative_to(ROOT):
             return self.script.relative_to(ROOT).as_posix()
+        if self.script.is_relative_to(self.folder):
+            return self.script.relative_to(self.folder.parent).as_posix()
         return self.script.as_posix()
 
     @property
@@ -356,8 +360,11 @@ def picture(src: str, alt: str, figure: Rendered, page_url: str = "") -> str:
     out = []
     for style in figstyle.STYLES:
         wide, narrow = (variant_path(src, style, lay) for lay in (figstyle.WIDE, figstyle.NARROW))
-        ww, wh = svg_size(figure.variant(style, figstyle.WIDE))
-        nw, nh = svg_size(figure.variant(style, figstyle.NARROW))
+        try:
+            ww, wh = svg_size(figure.variant(style, figstyle.WIDE))
+            nw, nh = svg_size(figure.variant(style, figstyle.NARROW))
+        except FigureError as err:
+            raise FigureError(f"figure {src}: {err}") from None
         pic = (
             f'<picture class="pl-figure pl-figure--{style.name}">'
             f'<source media="{NARROW_MEDIA}" srcset="{html.escape(narrow)}"'

@@ -20,6 +20,12 @@ The build (``sitekit.plugin``) and ``tests/tools/test_glossary.py`` fail when
 - a word's "defined in" page is not the first page, in navigation order, whose prose uses it;
 - that page does not define it: the definition sentence writes the word in bold,
   ``**learning rate**``.
+
+Only prose counts as a use: code, math, comments, tags and link targets do not, nor a link to
+the word's own page (a section's index lists its pages by title). A word of the
+glossary used in its everyday sense ("from head to foot", beside the attention "head") is
+marked by its writer, ``<span class="everyday">head</span>``: such a use is not read as a use
+of the term (:func:`prose`) and shows no tooltip (:func:`without_everyday_tooltips`).
 """
 
 from __future__ import annotations
@@ -111,42 +117,92 @@ def glossary(words: list[Word]) -> dict[str, str]:
     return {s: w.meaning for w in words for s in w.spellings}
 
 
+# A use of a glossary word in its everyday sense, marked by the page's writer.
+EVERYDAY = '<span class="everyday">'
+_EVERYDAY = re.compile(re.escape(EVERYDAY) + r".*?</span>", re.S)
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
 _TARGET = re.compile(r"\]\([^)]*\)")
+_INLINE_LINK = re.compile(r"\[[^\]\n]*\]\((?P<href>[^)\s#]*)[^)]*\)")
 _TAG = re.compile(r"<[^>]+>")
 
 
-def prose(path: Path) -> str:
-    """The text of a page a reader reads as prose: Markdown without front matter, code, math,
-    comments, tags and link targets. A notebook (``.py``) is read whole: its prose is in
-    comments and in the strings it prints, and identifiers (``pl.adam_step``) never match a
-    word, since ``_`` counts as a letter of the word around it."""
+def _blank(m: re.Match[str]) -> str:
+    """The match as spaces, its line breaks kept: what is left keeps its line numbers."""
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
+def prose(path: Path, *, page: str = "", links_to: str = "") -> str:
+    """The text of a page a reader reads as prose, line for line with the file: Markdown with
+    its front matter, code, math, comments, tags, link targets and everyday uses
+    (`EVERYDAY`) blanked out. A notebook (``.py``) is read whole but for its everyday uses:
+    its prose is in comments and in the strings it prints, and identifiers (``pl.adam_step``)
+    never match a word, since ``_`` counts as a letter of the word around it.
+
+    With ``page`` (the page's path under docs/) and ``links_to`` (a page's path under docs/),
+    the whole text of every link to ``links_to`` is blanked too: a section's index names its
+    pages ("[Broadcasting](broadcasting.md)") before they define their word, and such a link
+    points the reader at the definition rather than using the word unexplained."""
     text = path.read_text(encoding="utf-8")
     if path.suffix != ".md":
-        return text
+        return _EVERYDAY.sub(_blank, text)
     body, _ = get_data(text)
-    kept, fence = [], ""
-    for line in _COMMENT.sub("", body).splitlines():
+    front = text[: len(text) - len(body)].count("\n") if text.endswith(body) else 0
+    kept, fence = [""] * front, ""
+    for line in _COMMENT.sub(_blank, body).split("\n"):
         m = _FENCE.match(line)
         if fence:
             if m and m.group(1).startswith(fence) and not line.strip()[len(m.group(1)) :]:
                 fence = ""
+            kept.append("")
             continue
         if m:
             fence = m.group(1)
+            kept.append("")
             continue
         kept.append(line)
     text = "\n".join(kept)
-    for pattern in (_INLINE_CODE, _MATH, _TARGET, _TAG):
-        text = pattern.sub(" ", text)
+    for pattern in (_EVERYDAY, _INLINE_CODE, _MATH):
+        text = pattern.sub(_blank, text)
+    if links_to:
+
+        def to_definition(m: re.Match[str]) -> str:
+            href = m.group("href")
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(page), href))
+            return _blank(m) if href and target == links_to else m.group(0)
+
+        text = _INLINE_LINK.sub(to_definition, text)
+    for pattern in (_TARGET, _TAG):
+        text = pattern.sub(_blank, text)
     return text
 
 
+def _first_use(word: Word, text: str) -> int:
+    """The line (from 1) of the first use of ``word`` in a page's `prose`."""
+    starts = []
+    for form in word.forms:
+        m = re.search(_word(form), text, re.I)
+        if m is not None:
+            starts.append(m.start())
+    return text.count("\n", 0, min(starts)) + 1
+
+
+def _word(form: str) -> str:
+    return rf"\b{re.escape(form)}\b"
+
+
 def _uses(word: Word, text: str) -> bool:
-    return any(re.search(rf"\b{re.escape(f)}\b", text, re.I) for f in word.forms)
+    return any(re.search(_word(f), text, re.I) for f in word.forms)
+
+
+def _uses_unlinked(word: Word, docs_dir: Path, page: str, text: str) -> bool:
+    """Whether ``page`` (its `prose`, ``text``) uses ``word`` other than in a link to the page
+    that defines it."""
+    if not _uses(word, text) or page == word.page:
+        return _uses(word, text)
+    return _uses(word, prose(docs_dir / page, page=page, links_to=word.page))
 
 
 def _defines(word: Word, text: str) -> bool:
@@ -169,15 +225,12 @@ def check(docs_dir: Path, nav: Any, glossary_file: Path) -> list[Word]:
     texts = {p: prose(docs_dir / p) for p in pages}
     for word in words:
         name = word.forms[0]
-        first = next((p for p in pages if _uses(word, texts[p])), None)
+        first = next((p for p in pages if _uses_unlinked(word, docs_dir, p, texts[p])), None)
         if word.page not in texts:
             problems.append(f"'{name}': its page docs/{word.page} is not in the nav")
-        elif first != word.page:
-            problems.append(
-                f"'{name}' is first used on docs/{first}, but defined on docs/{word.page}:"
-                f" define it on the first page that uses it, and name that page in the Words"
-                f" table of docs/{NOTATION_PAGE}"
-            )
+        elif first is not None and first != word.page:
+            unlinked = prose(docs_dir / first, page=first, links_to=word.page)
+            problems.append(_used_before(word, docs_dir, first, unlinked))
         elif not _defines(word, texts[word.page]):
             problems.append(
                 f"'{name}': docs/{word.page} uses it first but does not define it; write the"
@@ -186,6 +239,37 @@ def check(docs_dir: Path, nav: Any, glossary_file: Path) -> list[Word]:
     if problems:
         raise GlossaryError("glossary:\n  " + "\n  ".join(problems))
     return words
+
+
+def _used_before(word: Word, docs_dir: Path, page: str, text: str) -> str:
+    """The error for a word used before its defining page: where, and the two ways out."""
+    line = _first_use(word, text)
+    quoted = (docs_dir / page).read_text(encoding="utf-8").splitlines()[line - 1].strip()
+    if len(quoted) > 90:
+        quoted = quoted[:87] + "..."
+    form = next(f for f in word.forms if re.search(_word(f), text.splitlines()[line - 1], re.I))
+    return (
+        f"'{word.forms[0]}' is first used on docs/{page}, line {line} ({quoted!r}), but the"
+        f" glossary defines it on docs/{word.page} ('{word.meaning}').\n"
+        f"    If this is the everyday word, not that term: mark it,"
+        f" {EVERYDAY}{form}</span>, or reword the sentence (no tooltip is shown on a marked"
+        f" word).\n"
+        f"    If it is the term: define it here instead, in bold (**{word.forms[0]}**), and name"
+        f" this page in the Words table of docs/{NOTATION_PAGE}."
+    )
+
+
+def without_everyday_tooltips(page_html: str) -> str:
+    """A word the writer marked as everyday (`EVERYDAY`) shows no tooltip: the ``<abbr>`` the
+    glossary put inside the mark (Markdown's abbreviations, or `abbreviate_html`) is undone."""
+
+    def unwrap(m: re.Match[str]) -> str:
+        return _ABBR.sub(r"\1", m.group(0))
+
+    return _EVERYDAY.sub(unwrap, page_html)
+
+
+_ABBR = re.compile(r"<abbr\b[^>]*>(.*?)</abbr>", re.S)
 
 
 def without_own_tooltips(page_html: str, words: list[Word], page: str) -> str:

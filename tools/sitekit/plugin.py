@@ -39,16 +39,20 @@ from sitekit import (
     example_report,
     examples,
     explorables,
+    figure_placeholder,
     figures,
     glossary,
+    guide,
     katex,
     lifecycle,
     notebook_figures,
     notebook_html,
     notebooks,
+    numbering,
     paths,
     preview,
     proof,
+    recall,
     wheel,
 )
 
@@ -78,6 +82,7 @@ class Build:
     library: str  # a hash of src/paperlens
     words: list[glossary.Word]
     tooltips: dict[str, str]
+    guide: str = ""  # the contributing guide's generated lists (sitekit.guide), as a key
     start: float = field(default_factory=time.perf_counter)
     figures: dict[str, figures.Rendered] = field(default_factory=dict)
     explorables: dict[str, explorables.Explorable] = field(default_factory=dict)
@@ -134,7 +139,9 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             preview.allow_pages_outside_nav(config)
         docs = Path(config["docs_dir"])
         words = _checked(lambda: _check_pages(docs, config))
+        self._check_while_writing(docs, config)
         self.build = Build(katex.Renderer(), figures.library_key(), words, glossary.glossary(words))
+        self.build.guide = repr(_checked(lambda: guide.generated(docs, config["nav"], "")))
         _configure_notebooks(config, self.config.execute_notebooks)
         return config
 
@@ -143,6 +150,8 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         docs = Path(config["docs_dir"])
         started = self._start_examples(files, docs)  # run while the figures render
         build.figures, drawn = self._render_figures()
+        if session.serving:  # a page embedding a figure before its script is written
+            build.figures.update(self._missing_figures(files, build.figures))
         build.explorables, frames = self._render_explorables()
         build.outcomes = self._finish_examples(started)
         build.notebooks = _notebooks(files, build.figures, config["site_url"] or "/")
@@ -173,6 +182,8 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
         outcome = self._build().outcome(page)
+        docs = Path(config["docs_dir"])
+        markdown = _checked(lambda: guide.expand(markdown, page.file.src_uri, docs, config["nav"]))
         markdown = example_report.mark_failures(markdown, page, outcome)  # under serve
         return _checked(lambda: answers.fill_boxes(markdown, page, outcome))
 
@@ -186,6 +197,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         else:
             html = _checked(lambda: build.renderer.render_page(html, where=where))
         html = glossary.without_own_tooltips(html, build.words, src)
+        html = glossary.without_everyday_tooltips(html)  # a use the writer marked everyday
         html = _checked(lambda: figures.embed(html, page.url, build.figures, where=where))
         html = _checked(lambda: explorables.embed(html, page.url, build.explorables, where=where))
         if notebooks.is_notebook(src):
@@ -233,6 +245,23 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             self.session.close()
 
     # --- The steps -------------------------------------------------------------------------
+
+    def _check_while_writing(self, docs: Path, config: MkDocsConfig) -> None:
+        """The checks a page fails while it is being written (its numbers and page lists
+        against ``nav``, its recall cards): they fail ``make site``; under ``make serve`` the
+        terminal says what to fix, and the preview keeps serving."""
+        config_file = Path(config["config_file_path"])
+        steps: list[Callable[[], None]] = [
+            lambda: numbering.check(docs, config["nav"], config_file),
+            lambda: recall.check(docs, config["nav"]),
+        ]
+        for step in steps:
+            try:
+                step()
+            except (numbering.NumberingError, recall.RecallError) as err:
+                if not self._session().serving:
+                    raise PluginError(str(err)) from None
+                lifecycle.tell(f"{err}\n(make site fails until this is fixed)")
 
     def _session(self) -> Session:
         if self.session is None:  # an engine that skipped on_startup
@@ -288,18 +317,46 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             lifecycle.tell(f"a figure script failed (shown in the page):\n{err}")
         return figures.render_each(found)
 
+    def _missing_figures(
+        self, files: Files, rendered: dict[str, figures.Rendered]
+    ) -> dict[str, figures.Rendered]:
+        """Under ``make serve``: a placeholder for each figure a page embeds whose script does
+        not exist yet, naming the script to write (`figure_placeholder.missing`)."""
+        folder = Path(self.config.figures).resolve()
+
+        def script(site_path: str) -> str:
+            rel = site_path.removeprefix("figures/").removesuffix(".svg") + ".py"
+            return figures.Figure(folder / rel, folder).name
+
+        pages = {f.src_uri: f.content_string for f in files.documentation_pages()}
+        found = figure_placeholder.missing(pages, rendered, script)
+        for target, placeholder in found.items():
+            lifecycle.tell(f"{placeholder.alt} ({target} is embedded before it is drawn)")
+        return found
+
     def _render_explorables(self) -> tuple[dict[str, explorables.Explorable], int]:
         """Every frame of every explorable figure, in every style and layout. Under ``make
-        serve`` a failure leaves the page its default frame, without its control."""
+        serve`` a failing script leaves its page the default frame (or the placeholder of
+        `_render_figures`) without its control; the other explorables keep theirs."""
         if not self.config.explorables:
             return {}, 0
+        found = explorables.discover(Path(self.config.figures))
         try:
-            return explorables.render_all(explorables.discover(Path(self.config.figures)))
+            return explorables.render_all(found)
         except figures.FigureError as err:
             if not self._session().serving:
                 raise PluginError(str(err)) from None
             lifecycle.tell(f"an explorable figure failed:\n{err}")
-        return {}, 0
+        out: dict[str, explorables.Explorable] = {}
+        frames = 0
+        for figure in found:  # one at a time: the failing one is left out
+            try:
+                one, count = explorables.render_all([figure])
+            except figures.FigureError:
+                continue
+            out.update(one)
+            frames += count
+        return out, frames
 
     def _proof(self, page: Page, config: MkDocsConfig) -> dict[str, str]:
         """What the plugin checked on ``page`` (`sitekit.proof`)."""
@@ -322,7 +379,10 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         build = self._build()
         outcome = build.outcomes.get(f"docs/{f.src_uri}")
         executed = notebooks.is_notebook(f.src_uri) or b"\n::: " in f.content_bytes
-        return preview.page_key(f.content_bytes, outcome, build.library if executed else "")
+        extra = build.library if executed else ""
+        if guide.uses_lists(f.content_string):  # lists generated from the other pages
+            extra += build.guide
+        return preview.page_key(f.content_bytes, outcome, extra)
 
 
 def _checked(step: Callable[[], T]) -> T:
@@ -334,6 +394,7 @@ def _checked(step: Callable[[], T]) -> T:
         answers.AnswerError,
         katex.MathError,
         figures.FigureError,
+        guide.GuideError,
     )
     try:
         return step()

@@ -23,9 +23,10 @@ import matplotlib
 matplotlib.use("svg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 
 from paperlens.show import FigureWithAlt  # noqa: E402
-from sitekit import cache, figstyle, render  # noqa: E402
+from sitekit import cache, figstyle, render, text_layout  # noqa: E402
 
 # Every frame is rendered in each of the site's styles and layouts.
 STYLES: tuple[figstyle.Style, ...] = figstyle.STYLES
@@ -69,14 +70,20 @@ def render_frame(module: ModuleType, frames: figstyle.Frames, index: int, out: P
         for layout in LAYOUTS:
             result = draw_frame(module, frames.values[index], style, layout)
             alts[f"{style.name} {layout.name}"] = result.alt
-            # The checks every figure passes (`sitekit.render`): legible size and contrast.
-            problems = render.check_text(result.fig, style)  # type: ignore[arg-type]
+            fig: Figure = result.fig  # type: ignore[assignment]
+            with text_layout.drawn_texts() as drawn:  # saving draws it: its tick labels exist
+                svg = figstyle.to_svg(fig)
+            # The checks every figure passes (`sitekit.render`): legible size, contrast and
+            # text that neither overlaps nor runs off the edge.
+            problems = render.check_text(fig, style)
+            if text_layout.known_key(Path(str(module.__file__))) not in text_layout.KNOWN_FRAMES:
+                problems += text_layout.problems(fig, drawn)
             if problems:
                 raise ValueError(
                     f"frame {frames.values[index]!r}, {style.name} {layout.name}: text that "
                     "readers cannot read:\n  " + "\n  ".join(problems)
                 )
-            _write(out / f"{index}-{style.name}-{layout.name}.svg", figstyle.to_svg(result.fig))  # type: ignore[arg-type]
+            _write(out / f"{index}-{style.name}-{layout.name}.svg", svg)
     if len(set(alts.values())) != 1:
         raise ValueError(
             "the alt text describes the data, so it must not depend on the style or layout; "

@@ -1,0 +1,83 @@
+"""Lists the contributing guide shows, generated from the pages while the site is built, so
+that they cannot go stale: a line ``<!-- generated: NAME -->`` in a page is replaced by the
+list NAME, computed from ``nav`` and the pages' front matter.
+
+- ``concepts``: every page that introduces concepts, in reading order, and what it introduces
+  (the names a new page's ``uses`` may take);
+- ``skills``: the reproduction skills the Foundations pages ``feeds``;
+- ``words``: the words of the glossary, each with the page that defines it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+from typing import Any
+
+from sitekit import concepts, glossary
+
+DIRECTIVE = re.compile(r"^<!-- generated: (?P<name>[a-z-]+) -->$", re.M)
+
+
+class GuideError(Exception):
+    """A page asks for a list this module does not generate."""
+
+
+def _link(title: str, target: str, page: str) -> str:
+    return f"[{title}]({posixpath.relpath(target, posixpath.dirname(page) or '.')})"
+
+
+def _concepts(declarations: list[concepts.Declaration], page: str) -> str:
+    rows = ["| page | introduces |", "| --- | --- |"]
+    rows += [
+        f"| {_link(d.title, d.page, page)} | {', '.join(d.introduces)} |"
+        for d in declarations
+        if d.introduces
+    ]
+    return "\n".join(rows)
+
+
+def _skills(declarations: list[concepts.Declaration]) -> str:
+    skills = dict.fromkeys(skill for d in declarations for skill in d.feeds)
+    return ", ".join(f'"{skill}"' for skill in skills) + "."
+
+
+def _words(words: list[glossary.Word], titles: dict[str, str], page: str) -> str:
+    return "\n".join(
+        f"- **{', '.join(w.forms)}**: {_link(titles.get(w.page, w.page), w.page, page)}"
+        for w in words
+    )
+
+
+def generated(docs: Path, nav: Any, page: str) -> dict[str, str]:
+    """Every list, as Markdown for ``page`` (its links relative to it)."""
+    declarations = concepts.load(docs, nav)
+    titles = {d.page: d.title for d in declarations}
+    words = glossary.read_words((docs / glossary.NOTATION_PAGE).read_text(encoding="utf-8"))
+    return {
+        "concepts": _concepts(declarations, page),
+        "skills": _skills(declarations),
+        "words": _words(words, titles, page),
+    }
+
+
+def uses_lists(markdown: str) -> bool:
+    return DIRECTIVE.search(markdown) is not None
+
+
+def expand(markdown: str, page: str, docs: Path, nav: Any) -> str:
+    """``markdown`` with each ``<!-- generated: NAME -->`` line replaced by its list."""
+    if not uses_lists(markdown):
+        return markdown
+    lists = generated(docs, nav, page)
+
+    def one(m: re.Match[str]) -> str:
+        if m["name"] not in lists:
+            raise GuideError(
+                f"docs/{page}: no generated list '{m['name']}' (sitekit.guide makes"
+                f" {', '.join(sorted(lists))})"
+            )
+        return lists[m["name"]]
+
+    return DIRECTIVE.sub(one, markdown)
