@@ -41,7 +41,7 @@
 #
 # with an input layer before and an output layer after; `pl.mlp_backward` derives the
 # gradients by hand (and [Debug before you reproduce](debugging.md) checks them). Three
-# questions, each with claims that could fail:
+# questions:
 #
 # - **At one learning rate and budget**, does the plain nets' training loss rise with depth,
 #   and less steeply with shortcuts? Decided by the run this page makes while it is built.
@@ -49,8 +49,9 @@
 #   budgets of two and four times the steps? Decided by the full sweep, recorded in the
 #   experiment log.
 # - **Shortcut or scale?** Our residual nets differ from the plain ones in two ways: the
-#   shortcut, and branch weights shrunk by $1/\sqrt{L}$. Which of the two does the work?
-#   Decided by the full sweep, with two control arms.
+#   shortcut, and branch weights shrunk by $1/\sqrt{L}$. What does each do alone? Shown by the
+#   full sweep's two control arms. Their two claims (5 and 6) could not have failed, as
+#   section 4 shows: they are demonstrations, not tests; claims 1 to 4 could fail.
 #
 # **What this notebook needs:** `paperlens` with its `notebooks` extra, which the install line
 # on the [home page](../index.md) gives. The next cell computes everything the page builds;
@@ -81,8 +82,10 @@ Markdown(
     f"""**The setup.** Every net sees the same {setup.n} training examples: inputs
 $x \\sim N(0, I_{{{setup.d_in}}})$ and a wiggly target, a sum of sines of random directions
 scaled to variance about 1, so a loss of 1 means "learned nothing". We measure only *training*
-loss, since the claim is about training error. The nets have width {setup.width} and
-{", ".join(map(str, setup.depths))} hidden layers, and train by full-batch **Adam**
+loss, since the claim is about training error. The nets have width {setup.width} and depth
+$L$ = {", ".join(map(str, setup.depths))}, the number of layers $F_l$, which the figures label
+"hidden layers" (counted as most frameworks count, a net of depth $L$ has $L + 1$ hidden ReLU
+layers and $L + 2$ weight layers), and train by full-batch **Adam**
 (`pl.adam_step`, the optimiser of Kingma and Ba, which scales each weight's step by running
 averages of its gradient and squared gradient), for {setup.budgets[0]} steps at the learning
 rate {setup.lr:g}. A net's loss at the end of a budget is its geometric mean over the last
@@ -94,11 +97,23 @@ keeps the signal's size through a ReLU. With shortcuts and the same weights the 
 square would double at every layer; ResNet prevents that with batch normalisation, which we do
 not have, so the residual nets' branch weights are multiplied by $1/\\sqrt{{L}}$ (as GPT-2
 does; Fixup uses a related depth-dependent rescaling). Seed $s$ draws the same numbers for
-every arm and depth: the plain and residual nets of one seed start from the same draw, not
-the same weights, since the residual ones are then scaled by $1/\\sqrt{{L}}$.
+every arm of one depth (across depths the output layer's draw differs): the plain and
+residual nets of one seed start from the same draw, not the same weights, since the residual
+ones are then scaled by $1/\\sqrt{{L}}$.
+
+**Scaled weights are not a multiplier, under Adam.** Adam's step hardly depends on the size
+of a gradient, so starting from $W = cV$ and training $W$ at rate $\\eta$ is, up to Adam's
+$\\epsilon$, the same as training $V$ at rate $\\eta / c$ with $c$ in the forward pass. Our
+residual nets are therefore the parametrisation $h + F(h)/\\sqrt{{L}}$ trained at
+$\\sqrt{{L}}$ times the rate, {np.sqrt(setup.depths[0]):.1f} times at {setup.depths[0]}
+layers to {np.sqrt(setup.depths[-1]):.1f} times at {setup.depths[-1]}: at one rate, a deeper
+residual net takes relatively larger steps than a plain one. Writing $h + F(h)/\\sqrt{{L}}$ at
+rate {setup.lr:g} is a different experiment.
 
 **Why one learning rate is not enough.** Adam moves each weight by about the learning rate
-per step, whatever the size of its gradient. That does not make one rate fit every depth: the
+per step, whatever the size of its gradient, as long as the gradient is well above Adam's
+$\\epsilon = 10^{{-8}}$ (section 4 meets nets where it is not). That does not make one rate fit
+every depth: the
 output moves by the combined effect of every layer's step, and a deeper net has more layers
 stepping at once. So the build's rate, {setup.lr:g} (the rate of the page's earlier design,
 never tuned), is only a starting point: the full sweep gives each net the best of
@@ -122,8 +137,10 @@ Markdown(
     + f"""
 
 **Level.** Each claim is tested one-sided at {alpha:g}/{k} = {design.alpha:.2g}
-(Bonferroni), so that the chance that any of the {k} holds by luck, when what it claims is
-false, is at most {alpha:g}. A claim "at every budget" holds only if its test holds at each
+(Bonferroni), so that the chance that any of the {k} holds by luck, when every test's null
+hypothesis is true, is at most {alpha:g}. Those nulls are narrower than "what the claim says is
+false": for a trend, that depth does not change a seed's losses at all; for two arms, that the
+slope differences are symmetric about 0. A claim "at every budget" holds only if its test holds at each
 budget, each at that level (an intersection-union test, which needs no further correction).
 
 **Seeds.** The design was explored on seeds {design.exploration_seeds[0]} to
@@ -155,10 +172,18 @@ is. Two arms' slopes are compared seed by seed: seed $s$ starts both arms
 from the same draw, so the two arms' slopes are pairs, not independent samples, and a
 two-sample (Mann–Whitney) test, which assumes independent samples, does not apply. The
 one-sided Wilcoxon signed-rank test uses the differences of the pairs, independent across
-seeds. Its null hypothesis is that these differences are symmetric about 0, so a rejection
-says that their *pseudo-median* (the median of the averages of every two of them) is above 0;
-the effect size is its Hodges–Lehmann estimate with its exact interval.
-[Checking a claim honestly](checking-claims.md) explains these tests."""
+seeds. Its null hypothesis is that each difference is symmetric about 0 (as when the two arms'
+labels could be swapped within every seed), and for that null its p-value is exact. A
+rejection says the differences are not symmetric about 0; to read it as "their
+*pseudo-median* (the median of the averages of every two of them) is above 0" one must also
+assume that they are symmetric about some centre, which nothing here guarantees (the plain
+slopes are wide, the residual ones tight). The effect size is that pseudo-median's
+Hodges–Lehmann estimate with its exact interval, under the same assumption. So each paired
+claim is also shown with an exact sign test (`scipy.stats.binomtest`), which assumes no
+symmetry: its null is that a seed's difference is as likely negative as positive, and a
+rejection says the differences' median is above 0. It is not the design's test, only a check
+that the verdict does not rest on symmetry. [Checking a claim honestly](checking-claims.md)
+explains these tests."""
 )
 
 # %% [markdown]
