@@ -696,10 +696,10 @@ def every(parts: Sequence[Claim], labels: Sequence[str], statement: str) -> Clai
 
     Examples:
         >>> from paperlens.experiments.claims import Claim
-        >>> parts = [Claim("", f"test {i}", 8, f"p = {p}", p < 0.01) for i, p in [(1, 1e-3), (2, 0.2)]]
-        >>> claim = every(parts, ["200 steps", "400 steps"], "both")
+        >>> one = Claim("", "test 1", 8, "p = 0.001", True)
+        >>> claim = every([one, one._replace(test="test 2")], ["200 steps", "400 steps"], "both")
         >>> claim.holds, claim.test
-        (False, 'each of 2 at the same level: 200 steps: test 1; 400 steps: test 2')
+        (True, 'each of 2 at the same level: 200 steps: test 1; 400 steps: test 2')
     """
     pairs = list(zip(labels, parts, strict=True))
     evidence = "; ".join(f"{label}: {c.evidence}" for label, c in pairs)
