@@ -123,6 +123,9 @@ def test_every_holds_only_if_each_part_does():
     assert res.every([yes, yes], ["x", "y"], "both").holds
     assert not res.every([yes, no], ["x", "y"], "both").holds
     assert res.every([yes, no], ["x", "y"], "both").evidence == "x: p = 0.001; y: p = 0.5"
+    # Every part's test is shown, not only the first's (the review found "18 of 18" for all).
+    other = yes._replace(test="u")
+    assert res.every([yes, other], ["x", "y"], "both").test.endswith("x: t; y: u")
 
 
 def test_the_build_decides_claims_1_and_2_and_the_full_sweep_3_to_6(small_full):
@@ -165,7 +168,11 @@ def test_claims_become_a_list_and_designs_a_table():
         "    - Effect size: shift 1.",
     ]
     entries = xlog.entries("residual_depth")
-    assert len(res.designs_markdown(entries).splitlines()) == len(entries) + 2
+    table = res.designs_markdown(entries)
+    assert len(table.splitlines()) == len(entries) + 2
+    # A claim that failed during exploration shows in the table, with its evidence.
+    failed = [c for e in entries for c in e["outcome"].get("claims", []) if not c["holds"]]
+    assert failed and all(f"FAILS: {c['statement']} ({c['evidence']})" in table for c in failed)
 
 
 def test_the_plateau_criterion_is_a_factor_two_over_the_second_half(small_full):

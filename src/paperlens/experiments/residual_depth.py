@@ -118,7 +118,8 @@ def init_nets(
     perturbation: Perturbation | None = None,
 ) -> MLPParams:
     """One network per seed, stacked along a leading axis: seed s draws from
-    ``np.random.default_rng(s)``, so every arm and depth starts from the same numbers.
+    ``np.random.default_rng(s)``, so every arm of one depth starts from the same numbers
+    (across depths, the draws after the hidden weights, the output layer's, differ).
 
     Args:
         seeds: one net per seed.
@@ -315,7 +316,8 @@ LR = 0.002
 """The build's learning rate (the rate of the design before issue 20, not tuned)."""
 LRS = (0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064)
 """The learning-rate grid of the full sweep, a factor 2 apart; on the exploration seeds the
-best rate of every plain and residual net fell inside it."""
+best rate of every plain and residual net fell inside it. On the full sweep's confirmation
+seeds some of the deepest nets' best rates are at its edges (the page counts them)."""
 BUDGETS = (200, 400, 800)
 """Adam steps at which the loss is read; the build reads the first. Each is twice the one
 before: He et al. tried three times the iterations (§4.1, footnote 3)."""
@@ -386,7 +388,9 @@ Design v3 was the same but for claims 2 and 4, which it decided by a two-sample 
 test, as if the two arms' nets of one seed were independent; they start from the same draw.
 v3's build confirmation (seeds 3000 to 3011) had been run when that was corrected, so v4 takes
 fresh seeds for claims 1 and 2, and its own sample size: the paired test needs more seeds
-than the two-sample one did. The full sweep's seeds had not been run, and stay."""
+than the two-sample one did. The full sweep's seeds stay: a run of v3's full sweep on them had
+been started and stopped before it finished, and none of its numbers had been looked at (the
+log's last entry says how that store was reused)."""
 
 
 class Confirmation(NamedTuple):
@@ -690,12 +694,21 @@ def every(parts: Sequence[Claim], labels: Sequence[str], statement: str) -> Clai
         statement: the combined claim in words.
 
     Returns:
-        The `Claim`; its evidence and effect list each part's.
+        The `Claim`; its test, evidence and effect list each part's.
+
+    Examples:
+        >>> from paperlens.experiments.claims import Claim
+        >>> one = Claim("", "test 1", 8, "p = 0.001", True)
+        >>> claim = every([one, one._replace(test="test 2")], ["200 steps", "400 steps"], "both")
+        >>> claim.holds, claim.test
+        (True, 'each of 2 at the same level: 200 steps: test 1; 400 steps: test 2')
     """
     pairs = list(zip(labels, parts, strict=True))
     evidence = "; ".join(f"{label}: {c.evidence}" for label, c in pairs)
     effect = "; ".join(f"{label}: {c.effect}" for label, c in pairs if c.effect)
-    test = f"each of {len(parts)}: {parts[0].test}"
+    test = f"each of {len(parts)} at the same level: " + "; ".join(
+        f"{label}: {c.test}" for label, c in pairs
+    )
     return Claim(statement, test, parts[0].n, evidence, all(c.holds for c in parts), effect)
 
 
@@ -1126,7 +1139,8 @@ def designs_markdown(entries: Sequence[dict[str, Any]]) -> str:
         entries: the log's entries (`log.entries`).
 
     Returns:
-        The table, oldest entry first.
+        The table, oldest entry first; its last column counts the claims an entry decided and
+        quotes every claim that failed, with its evidence.
     """
     rows = []
     for i, e in enumerate(entries, 1):
@@ -1134,8 +1148,14 @@ def designs_markdown(entries: Sequence[dict[str, Any]]) -> str:
         run_of = seeds == list(range(seeds[0], seeds[0] + len(seeds)))
         span = f"{seeds[0]}–{seeds[-1]} ({len(seeds)})" if run_of else ", ".join(map(str, seeds))
         status = f"{e['purpose']}, {e['status']}"
-        rows.append([str(i), str(e["date"]), f"`{e['design']}`", status, span, str(e["note"])])
-    return _table(["#", "date", "design", "purpose, status", "seeds", "note"], rows)
+        decided = e["outcome"].get("claims", []) if isinstance(e["outcome"], dict) else []
+        failed = [c for c in decided if not c["holds"]]
+        verdicts = f"{len(decided) - len(failed)} of {len(decided)} hold" if decided else ""
+        verdicts += "".join(f"; FAILS: {c['statement']} ({c['evidence']})" for c in failed)
+        row = [str(i), str(e["date"]), f"`{e['design']}`", status, span, str(e["note"]), verdicts]
+        rows.append(row)
+    header = ["#", "date", "design", "purpose, status", "seeds", "note", "claims decided"]
+    return _table(header, rows)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
