@@ -47,6 +47,8 @@ from sitekit import (
     paths,
     preview,
     proof,
+    provenance,
+    report,
     wheel,
 )
 
@@ -76,6 +78,7 @@ class Build:
     library: str  # a hash of src/paperlens
     words: list[glossary.Word]
     tooltips: dict[str, str]
+    commit: provenance.Commit = field(default_factory=provenance.commit)
     start: float = field(default_factory=time.perf_counter)
     figures: dict[str, figures.Rendered] = field(default_factory=dict)
     explorables: dict[str, explorables.Explorable] = field(default_factory=dict)
@@ -175,7 +178,15 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         if notebooks.is_notebook(src):
             html = notebook_figures.extract(html, page.url, build.notebook_figures)
         html = copy_code.add_copy_text(html)
-        html += example_report.footer(build.outcome(page), build.notebooks.cells.get(src))
+        footer = example_report.footer(build.outcome(page), build.notebooks.cells.get(src))
+        html += footer
+        html += report.link(
+            config["repo_url"],
+            address=page.canonical_url or page.url,
+            source=where,
+            check=report.check_line(footer),
+            commit=build.commit.label,
+        )
         katex.plain_titles(page)
         return notebook_html.download_button(build.notebooks.downloads.get(src), page) + html
 
