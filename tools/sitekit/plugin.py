@@ -142,7 +142,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         build.explorables, frames = self._render_explorables()
         build.outcomes = self._finish_examples(started)
         build.notebooks = _notebooks(files, build.figures, config["site_url"] or "/")
-        generated = _generated_files(build, Path(config["docs_dir"]), config["nav"])
+        generated = _generated_files(build, Path(config["docs_dir"]), config)
         for path, content in generated.items():
             files.append(File.generated(config, path, content=content))
         if session.dirty:  # `make serve`: rebuild the pages whose inputs changed
@@ -173,6 +173,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         else:
             html = _checked(lambda: build.renderer.render_page(html, where=where))
         html = glossary.without_own_tooltips(html, build.words, src)
+        html = cards.add_anchors(html, page.markdown or "")
         html = _checked(lambda: figures.embed(html, page.url, build.figures, where=where))
         html = _checked(lambda: explorables.embed(html, page.url, build.explorables, where=where))
         if notebooks.is_notebook(src):
@@ -390,9 +391,12 @@ def _notebooks(
     return notebooks.site_notebooks(pages, rendered, site_url)
 
 
-def _generated_files(build: Build, docs: Path, nav: Any) -> dict[str, bytes]:
+def _generated_files(build: Build, docs: Path, config: MkDocsConfig) -> dict[str, bytes]:
     """Every file the build adds to the site, by its path in the site."""
-    review = cards.collect(docs, nav)
+    review = cards.collect(docs, config["nav"])
+    deck = cards.anki_package(
+        review, site_url=config["site_url"] or "/", timestamp=build.commit.time
+    )
     return {
         **{p: svg for path, fig in build.figures.items() for p, svg in fig.files(path).items()},
         **{path: svg for e in build.explorables.values() for path, svg in e.svgs.items()},
@@ -400,7 +404,8 @@ def _generated_files(build: Build, docs: Path, nav: Any) -> dict[str, bytes]:
         **build.notebooks.files,
         f"downloads/{wheel.wheel_name()}": wheel.build_wheel(),
         cards.REVIEW_PAGE: cards.review_markdown(review).encode(),
-        cards.DECK_FILE: cards.anki_csv(review),
+        cards.DECK_FILE: deck,
+        cards.DECK_CSV: cards.anki_csv(review),
     }
 
 

@@ -1,4 +1,4 @@
-""""Report a problem with this page": a link at the foot of every page that opens a new issue
+""" "Report a problem with this page": a link at the foot of every page that opens a new issue
 in the project's repository, already filled in.
 
 The issue's body names what a maintainer needs to find the claim: the page's address, its
