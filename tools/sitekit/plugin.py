@@ -174,6 +174,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             html = _checked(lambda: build.renderer.render_page(html, where=where))
         html = glossary.without_own_tooltips(html, build.words, src)
         html = cards.add_anchors(html, page.markdown or "")
+        html = glossary.definitions_html(html)
         html = _checked(lambda: figures.embed(html, page.url, build.figures, where=where))
         html = _checked(lambda: explorables.embed(html, page.url, build.explorables, where=where))
         if notebooks.is_notebook(src):
