@@ -25,7 +25,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
@@ -46,6 +46,7 @@ from sitekit import (
     notebooks,
     paths,
     preview,
+    print_edition,
     proof,
     provenance,
     report,
@@ -100,6 +101,9 @@ class Session:
         self.runner = examples.Runner()
         self.pages = preview.PageKeys()
         self.code = lifecycle.code_key()
+        # Every page's finished HTML, for the print edition; kept across `make serve`'s
+        # rebuilds, which read only the pages an edit touches.
+        self.edition = print_edition.Edition()
 
     def restart_if_code_changed(self, config: MkDocsConfig) -> None:
         """Under ``make serve``: an edit to the build code restarts the server (this process,
@@ -145,6 +149,15 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         generated = _generated_files(build, Path(config["docs_dir"]), config)
         for path, content in generated.items():
             files.append(File.generated(config, path, content=content))
+        for folder in print_edition.SECTIONS:  # filled in by on_env, when every page is read
+            source = print_edition.print_source(folder)
+            if files.get_file_from_path(f"{folder}/index.md") is not None:
+                markdown = print_edition.print_markdown(folder)
+                files.append(
+                    File.generated(
+                        config, source, content=markdown, inclusion=InclusionLevel.NOT_IN_NAV
+                    )
+                )
         if session.dirty:  # `make serve`: rebuild the pages whose inputs changed
             session.pages.outdate(files, build.figures, build.explorables, self._page_key)
             _keep_notebook_runs(config)
@@ -154,6 +167,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
         if self._session().dirty:  # the titles of pages a dirty build does not read
             preview.read_titles(nav, config)
+        self._session().edition.read_nav(nav.items)
         return nav
 
     def on_page_markdown(
@@ -190,7 +204,23 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             commit=build.commit.label,
         )
         katex.plain_titles(page)
-        return notebook_html.download_button(build.notebooks.downloads.get(src), page) + html
+        html = notebook_html.download_button(build.notebooks.downloads.get(src), page) + html
+        folder = src.split("/")[0]
+        if src == f"{folder}/index.md" and folder in print_edition.SECTIONS:
+            head, found, rest = html.partition("</h1>")
+            links = print_edition.section_links(folder)
+            html = f"{head}{found}\n{links}{rest}" if found else links + html
+        self._session().edition.keep(src, html)
+        return html
+
+    def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
+        """Every page is read: the print edition's pages take their sections' pages."""
+        edition = self._session().edition
+        for folder in edition.order:
+            file = files.get_file_from_path(print_edition.print_source(folder))
+            if file is not None and file.page is not None:
+                file.page.content = edition.combine(folder)
+        return env
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         return proof.mark(output, self._proof(page, config))  # checked by make site after
@@ -209,6 +239,20 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         for path, svg in sorted(build.notebook_figures.items()):
             (site / path).parent.mkdir(parents=True, exist_ok=True)
             (site / path).write_bytes(svg)
+        session = self._session()
+        if not session.serving:  # `make serve` leaves the PDFs out: its edits stay quick
+            folders = list(session.edition.order)
+            try:
+                printed = print_edition.render_pdfs(site, config["site_url"] or "", folders)
+            except RuntimeError as err:
+                raise PluginError(str(err)) from None
+            for folder, (cached, seconds) in printed.items():
+                log.info(
+                    "paperlens: %s (%s, %.1f s)",
+                    print_edition.pdf_path(folder),
+                    "cached" if cached else "printed",
+                    seconds,
+                )
         log.info(
             "paperlens: %d formulas rendered by KaTeX (others cached); the plugin took %.2f s",
             build.renderer.rendered,
