@@ -17,6 +17,10 @@
   }
 
   function setup(figure) {
+    // Material's instant navigation runs this script again with each page that has it (it
+    // re-inserts the scripts of the new content): set up each figure once.
+    if (figure.dataset.ready) return;
+    figure.dataset.ready = "1";
     var data = JSON.parse(figure.querySelector(".explorable__data").textContent);
     var holder = figure.querySelector(".explorable__figure");
     var control = figure.querySelector(".explorable__control");
