@@ -35,6 +35,7 @@ read; a damaged one is printed again.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import html
 import logging
@@ -210,10 +211,46 @@ def _answer_space(m: re.Match[str]) -> str:
     )
 
 
+_DETAILS = re.compile(r"<(/?)details\b([^>]*)>", re.I)
+_SUMMARY = re.compile(r"<summary\b[^>]*>(.*?)</summary>", re.S | re.I)
+_CLASS = re.compile(r'\bclass="([^"]*)"')
+
+
+def collapse(page_html: str) -> str:
+    """Every closed ``<details>`` as its title alone, in an admonition box: on paper a reader
+    cannot open it (and the theme opens every ``<details>`` for printing, which would print the
+    recall cards' answers under their questions). One opened on the page (``???+``) stays."""
+    out: list[str] = []
+    at = 0
+    depth = 0  # inside a closed <details> being left out: its nesting depth
+    start = 0
+    for m in _DETAILS.finditer(page_html):
+        closing, attrs = m.group(1) == "/", m.group(2)
+        if depth:
+            depth += -1 if closing else 1
+            if depth == 0:
+                block = page_html[start : m.end()]
+                summary = _SUMMARY.search(block)
+                title = summary.group(1) if summary else ""
+                classes = _CLASS.search(page_html[start : start + 200])
+                kind = classes.group(1) if classes else "note"
+                out.append(
+                    f'<div class="admonition {kind} print-collapsed">'
+                    f'<p class="admonition-title">{title}</p></div>'
+                )
+                at = m.end()
+            continue
+        if not closing and not re.search(r"\bopen\b", attrs):
+            out.append(page_html[at : m.start()])
+            start, depth = m.start(), 1
+    out.append(page_html[at:])
+    return "".join(out)
+
+
 def rebase(page_html: str, ctx: _Context) -> str:
     """One page's content HTML, made to live inside the combined page (the module's docstring
     says how)."""
-    page_html = _ANSWER_BOX.sub(_answer_space, page_html)
+    page_html = collapse(_ANSWER_BOX.sub(_answer_space, page_html))
     out = []
     for part in _PART.split(page_html):
         if not part:
@@ -234,7 +271,7 @@ class Edition:
     """The pages' finished HTML, kept as the build reads them, and the sections' order."""
 
     pages: dict[str, str] = field(default_factory=dict)  # src -> content HTML
-    order: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # folder -> (src, title)
+    order: dict[str, list[Any]] = field(default_factory=dict)  # folder -> its pages, in order
 
     def keep(self, src: str, content: str) -> None:
         if PurePosixPath(src).parts[0] in SECTIONS and not src.endswith("/print.md"):
@@ -259,13 +296,12 @@ class Edition:
             if len(folders & set(SECTIONS)) and index:
                 folder = PurePosixPath(index[0].file.src_uri).parts[0]
                 if folder in SECTIONS:
-                    self.order[folder] = [
-                        (p.file.src_uri, str(p.title)) for p in found if p.file.src_uri
-                    ]
+                    self.order[folder] = found
 
     def combine(self, folder: str, pdf_size: str = "") -> str:
         """The content of the section's printable page: a contents list, then every page."""
-        entries = [(src, title) for src, title in self.order.get(folder, [])]
+        # Titles are read now, when every page is read (the navigation has them only then).
+        entries = [(p.file.src_uri, str(p.title)) for p in self.order.get(folder, [])]
         print_url = url_of(print_source(folder))
         keys = {url_of(src): page_key(src) for src, _ in entries}
         missing = [src for src, _ in entries if src not in self.pages]
@@ -402,24 +438,22 @@ FOOTER = (
 
 
 def render_pdfs(site: Path, site_url: str, folders: list[str]) -> dict[str, tuple[bool, float]]:
-    """Print each section's page of the built ``site`` to its PDF; returns, per section, whether
-    the PDF came from the cache and how long it took."""
-    from playwright.sync_api import Route, sync_playwright
-
+    """Print each section's page of the built ``site`` to its PDF, the sections at once (one
+    tab each, in one Chromium); returns, per section, whether the PDF came from the cache and
+    how long it took."""
     from sitekit import browser
 
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "0")
-    cache = paths.cache_root() / "print"
-    base = site_url.rstrip("/") + "/"
-    prefix = urlsplit(base)
-    results: dict[str, tuple[bool, float]] = {}
     missing = browser.chromium_missing()
     if missing:
         raise RuntimeError(f"the print edition's PDFs are printed by Chromium: {missing}")
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "0")
+    cache = paths.cache_root() / "print"
+    base = site_url.rstrip("/") + "/"
     chromium = _chromium_version()
-    todo = []
+    results: dict[str, tuple[bool, float]] = {}
+    todo: list[tuple[str, str]] = []
     for folder in folders:
-        start = time.perf_counter()
+        start = time.perf_counter()  # the key's hash: the whole cost of a cached PDF
         page = site / paths.page_url(print_source(folder))
         key = pdf_key(site, page, chromium, base, epoch)
         cached = _cache_read(cache / f"{key}.pdf")
@@ -427,36 +461,59 @@ def render_pdfs(site: Path, site_url: str, folders: list[str]) -> dict[str, tupl
             (site / pdf_path(folder)).write_bytes(cached)
             results[folder] = (True, time.perf_counter() - start)
         else:
-            todo.append((folder, key, start))
-    if not todo:
-        return results
+            todo.append((folder, key))
+    if todo:
+        printed = asyncio.run(_print_all(site, base, [f for f, _ in todo], int(epoch)))
+        for folder, key in todo:
+            data, seconds = printed[folder]
+            _cache_write(cache / f"{key}.pdf", data)
+            (site / pdf_path(folder)).write_bytes(data)
+            results[folder] = (False, seconds)
+    return results
 
-    def answer(route: Route) -> None:
+
+async def _print_all(
+    site: Path, base: str, folders: list[str], epoch: int
+) -> dict[str, tuple[bytes, float]]:
+    from playwright.async_api import Route, async_playwright
+
+    from sitekit import browser
+
+    prefix = urlsplit(base)
+    root = site.resolve()
+
+    async def answer(route: Route) -> None:
+        """The published address, answered from the built site; anything else refused."""
         url = urlsplit(route.request.url)
         if (url.scheme, url.netloc) != (prefix.scheme, prefix.netloc) or not url.path.startswith(
             prefix.path
         ):
-            route.abort()
+            await route.abort()
             return
-        rel = unquote(url.path[len(prefix.path) :])
-        target = (site / rel).resolve()
+        target = (root / unquote(url.path[len(prefix.path) :])).resolve()
         if target.is_dir():
             target = target / "index.html"
-        if not target.is_file() or not target.is_relative_to(site.resolve()):
-            route.fulfill(status=404, body="")
+        if not target.is_file() or not target.is_relative_to(root):
+            await route.fulfill(status=404, body="")
             return
-        route.fulfill(path=str(target))
+        await route.fulfill(path=str(target))
 
-    with sync_playwright() as p:
-        b = browser.launch(p)
+    async with async_playwright() as p:
+        b = await p.chromium.launch(
+            executable_path=str(browser.CHROMIUM), args=browser.CHROMIUM_ARGS
+        )
         try:
-            context = b.new_context(color_scheme="light", viewport={"width": 1000, "height": 1400})
-            context.route("**/*", answer)
-            for folder, key, start in todo:
-                tab = context.new_page()
-                tab.goto(base + url_of(print_source(folder)), wait_until="load")
-                tab.emulate_media(media="print", color_scheme="light")
-                tab.evaluate(
+            context = await b.new_context(
+                color_scheme="light", viewport={"width": 1000, "height": 1400}
+            )
+            await context.route("**/*", answer)
+
+            async def one(folder: str) -> tuple[bytes, float]:
+                start = time.perf_counter()
+                tab = await context.new_page()
+                await tab.goto(base + url_of(print_source(folder)), wait_until="load")
+                await tab.emulate_media(media="print", color_scheme="light")
+                await tab.evaluate(
                     """async () => {
                         await document.fonts.ready;
                         const imgs = [...document.images];
@@ -464,7 +521,7 @@ def render_pdfs(site: Path, site_url: str, folders: list[str]) -> dict[str, tupl
                         await Promise.all(imgs.map(img => img.decode().catch(() => null)));
                     }"""
                 )
-                data = tab.pdf(
+                data = await tab.pdf(
                     format="A4",
                     margin={"top": "16mm", "bottom": "18mm", "left": "14mm", "right": "14mm"},
                     print_background=True,
@@ -474,14 +531,13 @@ def render_pdfs(site: Path, site_url: str, folders: list[str]) -> dict[str, tupl
                     tagged=True,
                     outline=True,
                 )
-                tab.close()
-                data = fix_dates(data, int(epoch))
-                _cache_write(cache / f"{key}.pdf", data)
-                (site / pdf_path(folder)).write_bytes(data)
-                results[folder] = (False, time.perf_counter() - start)
+                await tab.close()
+                return fix_dates(data, epoch), time.perf_counter() - start
+
+            done = await asyncio.gather(*(one(folder) for folder in folders))
         finally:
-            b.close()
-    return results
+            await b.close()
+    return dict(zip(folders, done, strict=True))
 
 
 def _chromium_version() -> str:
