@@ -93,9 +93,10 @@ def test_cards_get_their_anchors_as_ids_in_the_page():
     page_html = '<details class="question"><summary>a</summary></details>' * 2
     out = cards.add_anchors(page_html, PAGE)
     assert out.count('id="card-what-is-d_k"') == 1 and 'id="card-why-quote"' in out
-    assert cards.add_anchors(page_html[: len(page_html) // 2], PAGE) == page_html[
-        : len(page_html) // 2
-    ], "a page whose cards do not match is left alone"
+    assert (
+        cards.add_anchors(page_html[: len(page_html) // 2], PAGE)
+        == page_html[: len(page_html) // 2]
+    ), "a page whose cards do not match is left alone"
 
 
 def test_an_anki_field_renders_markdown_keeps_math_for_mathjax_and_makes_links_absolute():

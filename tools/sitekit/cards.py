@@ -166,9 +166,13 @@ def review_markdown(cards: list[Card]) -> str:
         "",
         f"All {len(cards)} recall cards and self-test questions of the site, in reading order."
         " Answer each one aloud before you open it. The same cards are in"
-        f" [an Anki deck]({DECK_FILE}) (in Anki, *File → Import*; importing a newer deck"
-        " updates the cards you have and keeps their reviews), and in"
+        f" [an Anki deck]({DECK_FILE}) (in Anki, *File → Import*)[^deck], and in"
         f" [a CSV file]({DECK_CSV}) for other flashcard apps.",
+        "",
+        "[^deck]: Each card of the deck keeps its identity from one version of the site to the"
+        " next, so importing a newer deck updates the cards you already have, and keeps their"
+        " review history, instead of adding copies. A card whose question is reworded arrives"
+        " as a new card.",
         "",
     ]
     section = page = None

@@ -219,7 +219,9 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         for folder in edition.order:
             file = files.get_file_from_path(print_edition.print_source(folder))
             if file is not None and file.page is not None:
-                file.page.content = edition.combine(folder)
+                toc = list(file.page.toc)
+                heading = toc[0].id if toc else "print-edition"
+                file.page.content = edition.combine(folder, heading)
         return env
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:

@@ -193,6 +193,10 @@ def _rewrite_tag(tag: str, ctx: _Context) -> str:
             return m.group(0)
         return f'{m.group("lead")}{m.group("name")}="{html.escape(value)}"'
 
+    if tag.startswith('<p class="page-checked"'):
+        # The page's check line, as text: its machine-readable counts stay on the page itself
+        # (the built-site tests read them there, one page's claim per page).
+        tag = re.sub(r'\sdata-(?:examples|cells|status)="[^"]*"', "", tag)
     heading = _HEADING.match(tag)
     if heading:
         level = min(int(heading.group(2)) + 1, 6)
@@ -298,8 +302,9 @@ class Edition:
                 if folder in SECTIONS:
                     self.order[folder] = found
 
-    def combine(self, folder: str, pdf_size: str = "") -> str:
-        """The content of the section's printable page: a contents list, then every page."""
+    def combine(self, folder: str, heading_id: str = "print-edition") -> str:
+        """The content of the section's printable page: a contents list, then every page.
+        ``heading_id``: the id of its title, as the page's table of contents names it."""
         # Titles are read now, when every page is read (the navigation has them only then).
         entries = [(p.file.src_uri, str(p.title)) for p in self.order.get(folder, [])]
         print_url = url_of(print_source(folder))
@@ -308,7 +313,7 @@ class Edition:
         title = SECTIONS[folder]
         pdf = PurePosixPath(pdf_path(folder)).name
         out = [
-            f'<h1 id="print-edition">{html.escape(title)}, the print edition</h1>',
+            f'<h1 id="{heading_id}">{html.escape(title)}, the print edition</h1>',
             f'<div class="print-edition" data-section="{folder}">',
             f'<p class="print-edition__intro">The {len(entries)} pages of {html.escape(title)},'
             f' in reading order, to print from your browser or to read as <a href="../{pdf}">'
