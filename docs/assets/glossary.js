@@ -4,7 +4,8 @@
    role="tooltip", aria-describedby), inside a span.gloss. Screen readers announce the
    definition as the button's description when it is focused. This script shows the definition
    (WCAG 2.1, 1.4.13 and 2.1.1):
-   - on hover, and it stays while the pointer moves onto the definition itself;
+   - on hover, and it stays while the pointer moves onto the definition itself (it waits a
+     moment before closing, so a pointer on its way there does not close it);
    - on keyboard focus;
    - on tap (a second tap, or a tap elsewhere, closes it);
    - and Escape closes it, without moving the pointer or the focus, until they leave the word.
@@ -43,7 +44,19 @@
     if (box.left < 8) tip.style.left = (parseFloat(tip.style.left || "0") + 8 - box.left) + "px";
   }
 
+  // Leaving the word for its definition, the pointer may cross the text beside them (the box
+  // is wider than the word): the definition waits this long before it closes, and stays if the
+  // pointer arrives on it (or back on the word) in time.
+  var GRACE_MS = 400;
+  var closing = null;
+
+  function cancelClose() {
+    if (closing) window.clearTimeout(closing);
+    closing = null;
+  }
+
   function show(g) {
+    cancelClose();
     if (open && open !== g) hide(open);
     open = g;
     g.classList.add(OPEN);
@@ -72,6 +85,8 @@
   document.addEventListener("pointerover", function (event) {
     if (event.pointerType !== "mouse") return;
     var g = gloss(event.target);
+    // The pointer is elsewhere: a word closed with Escape opens again on its next hover.
+    if (dismissed && g !== dismissed && !focused(dismissed)) dismissed = null;
     if (g && g !== dismissed) show(g);
   });
 
@@ -80,7 +95,12 @@
     var g = gloss(event.target);
     if (!g || g.contains(event.relatedTarget)) return;
     if (dismissed === g && !focused(g)) dismissed = null;
-    if (!focused(g)) hide(g);
+    if (focused(g)) return;
+    cancelClose();
+    closing = window.setTimeout(function () {
+      closing = null;
+      if (!hovered(g) && !focused(g)) hide(g);
+    }, GRACE_MS);
   });
 
   document.addEventListener("focusin", function (event) {

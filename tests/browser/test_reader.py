@@ -8,7 +8,7 @@ JavaScript), each shared by the tests that read that way.
 """
 
 import re
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -24,6 +24,37 @@ WORD = "heads"
 MEANING = re.compile("attention computation")
 
 
+def published_address(site):
+    """The address the site was built for (site_url), from its home page's canonical link."""
+    found = re.search(r'<link rel="canonical" href="([^"]+)"', (site / "index.html").read_text())
+    assert found, "the home page has no canonical link: is site_url set?"
+    return found.group(1)
+
+
+def serve_as_published(context, site, base):
+    """Answer every request for the published address from the built site, and refuse any
+    other: the browser sees the site at its own address. Material's instant navigation follows
+    the sitemap's addresses, which name the published host and no port, so a site served on
+    127.0.0.1 with a port would be navigated the ordinary way."""
+    origin = urlsplit(base)
+    root = site.resolve()
+
+    def answer(route):
+        url = urlsplit(route.request.url)
+        if (url.scheme, url.netloc) != (origin.scheme, origin.netloc):
+            route.abort()
+            return
+        target = (root / unquote(url.path.removeprefix(origin.path))).resolve()
+        if target.is_dir():
+            target = target / "index.html"
+        if not target.is_file() or not target.is_relative_to(root):
+            route.fulfill(status=404, path=str(root / "404.html"))
+            return
+        route.fulfill(path=str(target))
+
+    context.route("**/*", answer)
+
+
 def new_page(browser, **options):
     context = browser.new_context(**{**CONTEXT, **options})
     page = context.new_page()
@@ -35,9 +66,16 @@ def new_page(browser, **options):
 
 
 @pytest.fixture(scope="module")
-def desktop(browser):
+def published(site):
+    return published_address(site)
+
+
+@pytest.fixture(scope="module")
+def desktop(browser, site, published):
+    """A desktop with a mouse, on the site at its published address (instant navigation)."""
     context, page = new_page(browser)
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    serve_as_published(context, site, published)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=published.rstrip("/"))
     yield page
     context.close()
 
@@ -72,8 +110,8 @@ def word(page):
 # --- Definitions: mouse, keyboard, touch, no JavaScript -------------------------------------------
 
 
-def test_a_definition_is_described_for_screen_readers(desktop, base_url):
-    desktop.goto(base_url + WORD_PAGE)
+def test_a_definition_is_described_for_screen_readers(desktop, published):
+    desktop.goto(published + WORD_PAGE)
     term, tip = word(desktop)
     expect(term).to_have_role("button")
     expect(tip).to_have_attribute("role", "tooltip")
@@ -82,8 +120,8 @@ def test_a_definition_is_described_for_screen_readers(desktop, base_url):
     expect(tip).to_be_hidden()
 
 
-def test_hover_opens_it_the_pointer_can_move_onto_it_and_escape_closes_it(desktop, base_url):
-    desktop.goto(base_url + WORD_PAGE)
+def test_hover_opens_it_the_pointer_can_move_onto_it_and_escape_closes_it(desktop, published):
+    desktop.goto(published + WORD_PAGE)
     term, tip = word(desktop)
     term.scroll_into_view_if_needed()
     term.hover()
@@ -101,8 +139,8 @@ def test_hover_opens_it_the_pointer_can_move_onto_it_and_escape_closes_it(deskto
     expect(tip).to_be_hidden()
 
 
-def test_keyboard_focus_opens_it_escape_closes_it_and_focus_stays(desktop, base_url):
-    desktop.goto(base_url + WORD_PAGE)
+def test_keyboard_focus_opens_it_escape_closes_it_and_focus_stays(desktop, published):
+    desktop.goto(published + WORD_PAGE)
     desktop.mouse.move(0, 0)
     term, tip = word(desktop)
     # Reach the word with Tab from the control just before it (a probe put there).
@@ -166,9 +204,9 @@ def run_axe(page, source, options):
 
 
 def test_axe_finds_nothing_with_a_definition_open_in_either_palette(
-    desktop, base_url, axe_source, axe_options, axe_dark_options
+    desktop, published, axe_source, axe_options, axe_dark_options
 ):
-    desktop.goto(base_url + WORD_PAGE)
+    desktop.goto(published + WORD_PAGE)
     term, tip = word(desktop)
     term.hover()
     expect(tip).to_be_visible()
@@ -192,9 +230,9 @@ def nav_to(page, href_end, title):
     assert page.evaluate("window.__sameDocument === true"), "a full reload, not instant"
 
 
-def test_instant_navigation_keeps_the_site_s_scripts_working(desktop, base_url):
+def test_instant_navigation_keeps_the_site_s_scripts_working(desktop, published):
     page = desktop
-    page.goto(base_url)
+    page.goto(published)
     page.evaluate("window.__sameDocument = true")
     del page.errors[:]
 
@@ -238,8 +276,8 @@ def test_instant_navigation_keeps_the_site_s_scripts_working(desktop, base_url):
     assert not page.errors, page.errors
 
 
-def test_a_link_shows_a_preview_of_its_target_on_hover(desktop, base_url):
-    desktop.goto(base_url + WORD_PAGE)
+def test_a_link_shows_a_preview_of_its_target_on_hover(desktop, published):
+    desktop.goto(published + WORD_PAGE)
     link = desktop.locator("article a[href*='foundations/variance/']").first
     link.scroll_into_view_if_needed()
     link.hover()
@@ -248,8 +286,8 @@ def test_a_link_shows_a_preview_of_its_target_on_hover(desktop, base_url):
     desktop.mouse.move(2, 2)
 
 
-def test_a_footnote_shows_as_a_tooltip(desktop, base_url):
-    desktop.goto(base_url + "review/")
+def test_a_footnote_shows_as_a_tooltip(desktop, published):
+    desktop.goto(published + "review/")
     ref = desktop.locator("article .footnote-ref").first
     ref.hover()
     tooltip = desktop.locator(".md-tooltip2").filter(has_text="keeps its identity")

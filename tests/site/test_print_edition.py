@@ -85,7 +85,7 @@ def test_interactive_parts_degrade_on_paper(site, folder):
     assert text.count('<figure class="explorable-print"') == sources.count(
         '<figure class="explorable"'
     )
-    assert "explorable__data" not in text and "explorables.js" not in text
+    assert "data-frames" not in text and "explorables.js" not in text
     # Answer boxes become their question and room to answer.
     boxes = re.findall(r'<form class="answer-box".*?<label[^>]*>(.*?)</label>', sources, re.S)
     spaces = re.findall(r'<p class="answer-space__label">(.*?):</p>', text)

@@ -59,16 +59,16 @@ def test_images_are_rebased_from_the_section_index_too():
 def test_explorables_keep_their_default_frame_and_lose_their_frames_and_script():
     c = pe._Context("k", "walkthrough/s/", "walkthrough/print/", {})
     out = pe.rebase(
-        '<figure class="explorable" id="e"><div class="explorable__figure"><img src="../../f.svg"'
+        '<figure class="explorable" id="e" data-frames="{&quot;frames&quot;: []}">'
+        '<div class="explorable__figure"><img src="../../f.svg"'
         ' alt="d"></div><div class="explorable__control" hidden><input id="e-input"></div>'
-        '<script type="application/json" class="explorable__data">{"frames": []}</script>'
         "</figure>"
         '<script src="../../assets/explorables.js"></script>',
         c,
     )
     assert '<figure class="explorable-print" id="k--e">' in out
     assert 'src="../../f.svg"' in out
-    assert "explorable__data" not in out and "explorables.js" not in out
+    assert "data-frames" not in out and "explorables.js" not in out
 
 
 def test_an_answer_box_becomes_its_question_and_room_to_answer():

@@ -201,7 +201,10 @@ def _rewrite_tag(tag: str, ctx: _Context) -> str:
     if heading:
         level = min(int(heading.group(2)) + 1, 6)
         tag = f"<{heading.group(1)}h{level}" + tag[heading.end() :]
-    tag = tag.replace('<figure class="explorable"', '<figure class="explorable-print"', 1)
+    if tag.startswith('<figure class="explorable"'):
+        # The default frame stays; the other frames' data goes (explorables.js is left out).
+        tag = re.sub(r'\sdata-frames="[^"]*"', "", tag)
+        tag = tag.replace('<figure class="explorable"', '<figure class="explorable-print"', 1)
     return _ATTR.sub(attr, tag)
 
 
@@ -260,8 +263,8 @@ def rebase(page_html: str, ctx: _Context) -> str:
         if not part:
             continue
         if part.startswith("<script"):
-            if 'class="explorable__data"' in part or "explorables.js" in part:
-                continue  # the frames and their script: the print shows the default frame
+            if "explorables.js" in part:
+                continue  # the frames' script: the print shows the default frame
             out.append(part)
         elif part.startswith("<!--") or part.startswith("<style") or not part.startswith("<"):
             out.append(part)
