@@ -87,9 +87,12 @@ def test_interactive_parts_degrade_on_paper(site, folder):
     )
     assert "data-frames" not in text and "explorables.js" not in text
     # Answer boxes become their question and room to answer.
-    boxes = re.findall(r'<form class="answer-box".*?<label[^>]*>(.*?)</label>', sources, re.S)
+    forms = re.findall(r'<form class="answer-box".*?</form>', sources, re.S)
+    questions = [re.search(r"<(legend|label)\b[^>]*>(.*?)</\1>", f, re.S).group(2) for f in forms]
     spaces = re.findall(r'<p class="answer-space__label">(.*?):</p>', text)
-    assert spaces == [" ".join(re.sub(r"<[^>]+>", "", b).split()) for b in boxes]
+    assert spaces == [" ".join(re.sub(r"<[^>]+>", "", q).split()) for q in questions]
+    choices = [f for f in forms if "<legend" in f]
+    assert text.count('<ul class="answer-space__choices">') == len(choices)
     assert "<form" not in text
     # Closed blocks print their title only; open ones stay open.
     closed = len(re.findall(r"<details(?![^>]*\bopen\b)[^>]*>", sources))

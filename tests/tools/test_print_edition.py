@@ -132,3 +132,17 @@ def test_the_cache_key_follows_every_file_the_page_loads(tmp_path):
     key = pe.pdf_key(site, page, "Chromium 1", "https://x/", "0")
     (site / "assets" / "fonts" / "k.woff2").write_bytes(b"other font")
     assert pe.pdf_key(site, page, "Chromium 1", "https://x/", "0") != key
+
+
+def test_a_choice_prints_its_options_to_tick():
+    c = pe._Context("k", "foundations/self-test/", "foundations/print/", {})
+    out = pe.rebase(
+        '<form class="answer-box" data-kind="choice" hidden="hidden"><fieldset>'
+        "<legend>Your answer to question 11</legend>"
+        '<label class="answer-box__option"><input type="radio" value="grows"> grows</label>'
+        '<label class="answer-box__option"><input type="radio" value="shrinks"> shrinks</label>'
+        "</fieldset></form>",
+        c,
+    )
+    assert '<p class="answer-space__label">Your answer to question 11:</p>' in out
+    assert '<ul class="answer-space__choices"><li>☐ grows</li><li>☐ shrinks</li></ul>' in out

@@ -113,6 +113,7 @@ _HEADING = re.compile(r"^<(/?)h([1-6])\b", re.I)
 _ID_REFS = ("for", "aria-describedby", "aria-labelledby", "aria-controls", "headers")
 _ANSWER_BOX = re.compile(r'<form class="answer-box\b.*?</form>', re.S)
 _LABEL = re.compile(r"<label\b[^>]*>(.*?)</label>", re.S)
+_LEGEND = re.compile(r"<legend\b[^>]*>(.*?)</legend>", re.S)
 _TAG = re.compile(r"<[^>]+>")
 
 
@@ -208,10 +209,25 @@ def _rewrite_tag(tag: str, ctx: _Context) -> str:
     return _ATTR.sub(attr, tag)
 
 
+def _text(fragment: str) -> str:
+    return " ".join(_TAG.sub("", fragment).split())
+
+
 def _answer_space(m: re.Match[str]) -> str:
-    """An answer box on paper: its question's label and room to write the answer."""
-    label = _LABEL.search(m.group(0))
-    text = " ".join(_TAG.sub("", label.group(1)).split()) if label else "Your answer"
+    """An answer box on paper: its question's label and room to write the answer, or for a
+    choice, its options to tick."""
+    form = m.group(0)
+    legend = _LEGEND.search(form)
+    if legend:  # a choice: the options, each with a box to tick
+        options = "".join(
+            f"<li>☐ {_text(label)}</li>" for label in _LABEL.findall(form[legend.end() :])
+        )
+        return (
+            f'<div class="answer-space"><p class="answer-space__label">{_text(legend.group(1))}:'
+            f'</p><ul class="answer-space__choices">{options}</ul></div>'
+        )
+    label = _LABEL.search(form)
+    text = _text(label.group(1)) if label else "Your answer"
     return (
         f'<div class="answer-space"><p class="answer-space__label">{text}:</p>'
         '<div class="answer-space__lines" aria-hidden="true"></div></div>'
