@@ -256,9 +256,9 @@ def test_instant_navigation_keeps_the_site_s_scripts_working(desktop, published)
     )
 
     # A copy button copies its block's code.
-    block = page.locator("article .highlight").first
+    block = page.locator("article div.highlight").first
     block.hover()
-    block.locator(".md-clipboard").click()
+    block.get_by_title("Copy to clipboard").click()
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.strip() == block.locator("code").inner_text().strip()
 
