@@ -144,7 +144,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
     Module-scoped, so pytest groups a module's tests by page and a module-scoped fixture can load
     each page once for all its checks. The 404 page comes last so that the other pages keep the
-    same index in tests marked ``searchable``, which leave it out.
+    same index in tests marked ``searchable``, which leave it out (and the print edition's
+    pages, which are not in the search index).
     """
     if "site_page" not in metafunc.fixturenames:
         return
@@ -162,7 +163,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             paths.sort(key=lambda p: p == NOT_FOUND_PAGE)
             metafunc.config.stash[SITE_PAGES] = paths
             if metafunc.definition.get_closest_marker("searchable"):
-                paths = [p for p in paths if p != NOT_FOUND_PAGE]
+                # Left out of the search index: the 404 page, and the print edition's pages
+                # (their text is the other pages'; sitekit.print_edition).
+                from sitekit.print_edition import SECTIONS
+
+                unsearched = {NOT_FOUND_PAGE, *(f"{folder}/print/" for folder in SECTIONS)}
+                paths = [p for p in paths if p not in unsearched]
     metafunc.parametrize("site_page", paths, ids=_page_id, scope="module")
 
 
