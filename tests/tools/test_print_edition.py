@@ -146,3 +146,12 @@ def test_a_choice_prints_its_options_to_tick():
     )
     assert '<p class="answer-space__label">Your answer to question 11:</p>' in out
     assert '<ul class="answer-space__choices"><li>☐ grows</li><li>☐ shrinks</li></ul>' in out
+
+
+def test_table_header_ids_are_renumbered_by_rank_in_place():
+    pdf = b"/ID (node00000366) /Headers [(node00000369) (node00000366)] /ID (node00000369)"
+    fixed = pe.fix_node_ids(pdf)
+    assert (
+        fixed == b"/ID (node00000000) /Headers [(node00000001) (node00000000)] /ID (node00000001)"
+    )
+    assert pe.fix_node_ids(pdf.replace(b"366", b"368").replace(b"369", b"371")) == fixed

@@ -24,8 +24,10 @@ PDF's structure. WeasyPrint was measured first: 22 s for one page, against 2.6 s
 The site is not served: Chromium asks for the published address (``site_url``), and each request
 is answered from the built site on disk (any other is refused), so the PDF's links point to the
 published site. Chromium writes the time it printed as the PDF's creation and modification
-dates; both are set to ``SOURCE_DATE_EPOCH`` (the same number of bytes, so every offset in the
-file stays valid), and the PDF is then byte-identical between builds.
+dates, and names the tagged tables' header cells by internal node numbers that vary from run to
+run: the dates are set to ``SOURCE_DATE_EPOCH`` and the numbers renumbered by rank
+(`fix_dates`, `fix_node_ids`; the same number of bytes, so every offset in the file stays
+valid), and the PDF is then byte-identical between builds.
 
 PDFs are cached in ``.cache/print/`` by a hash of everything they are printed from (`pdf_key`):
 the combined page's HTML as built and every file it loads, the CSS's fonts and images among
@@ -426,6 +428,22 @@ def fix_dates(pdf: bytes, epoch: int) -> bytes:
     return fixed
 
 
+_NODE_ID = re.compile(rb"\(node(\d{8})\)")
+
+
+def fix_node_ids(pdf: bytes) -> bytes:
+    """``pdf`` with the ids of its tagged table headers numbered from 0 in their order.
+
+    Chromium names a header cell of a tagged PDF by the browser's internal id of its DOM node
+    (``(node00000366)``, referred to by the data cells' ``/Headers`` and listed in the
+    ``/IDTree``); those ids depend on how many nodes the browser had numbered before, which
+    varies from run to run. Renumbered by rank they keep their order (the ``/IDTree`` stays
+    sorted) and their width (every offset in the file stays valid)."""
+    found = sorted({int(m.group(1)) for m in _NODE_ID.finditer(pdf)})
+    rank = {number: i for i, number in enumerate(found)}
+    return _NODE_ID.sub(lambda m: b"(node%08d)" % rank[int(m.group(1))], pdf)
+
+
 def _cache_read(path: Path) -> bytes | None:
     """A cache entry, checked against the SHA-256 stored beside it; None when missing or
     damaged (a damaged entry is removed and printed again)."""
@@ -556,7 +574,7 @@ async def _print_all(
                     outline=True,
                 )
                 await tab.close()
-                return fix_dates(data, epoch), time.perf_counter() - start
+                return fix_node_ids(fix_dates(data, epoch)), time.perf_counter() - start
 
             done = await asyncio.gather(*(one(folder) for folder in folders))
         finally:
