@@ -16,10 +16,14 @@ It prints each category's score and each page's transferred bytes, split into *s
 *own*. Shared bytes are the files every page loads and a browser caches after the first:
 everything under ``assets/`` (the theme's JavaScript and CSS, KaTeX's CSS and fonts, the site's
 own CSS, the favicon) and the search index under ``search/``. Own bytes are the rest: the page's
-HTML, its figures and any other file only it uses.
+HTML, its figures and any other file only it uses. It also prints the page weight of scripts
+and of images: the bytes of each kind the page loaded (Lighthouse's resource summary; images
+below the first screen load lazily, so they count only once scrolled to, as for a reader).
 
 Each page and form is audited ``--runs`` times (3) and each score is the median, as Lighthouse's
-documentation advises: scores vary from run to run, most of all on a busy machine. Goals, each
+documentation advises: scores vary from run to run, most of all on a busy machine. To compare
+two builds, give ``--site`` twice: the runs alternate between the sites (run 1 of each page on
+each site, then run 2, ...), so that the load of a busy machine falls on both alike. Goals, each
 figure marked ``ok`` or ``MISS``: performance >= 0.95 desktop and >= 0.90 mobile;
 accessibility 1.0; best practices >= 0.95; SEO >= 0.95; own bytes under 300 KB (300 000 bytes).
 The exit status is 0 when every goal is met, 1 otherwise (2 when Lighthouse could not run).
@@ -35,6 +39,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -102,8 +107,9 @@ def lighthouse(url: str, form: str, out: Path) -> dict:
     return json.loads(out.read_text())
 
 
-def transfer(report: dict, base: str) -> tuple[int, int]:
-    """(total, own) bytes transferred, from the network-requests audit."""
+def transfer(report: dict, base: str) -> tuple[int, int, int, int]:
+    """(total, own, script, image) bytes transferred, from the network-requests audit and the
+    resource summary."""
     origin = urlsplit(base).netloc
     total = own = 0
     for item in report["audits"]["network-requests"]["details"]["items"]:
@@ -112,10 +118,17 @@ def transfer(report: dict, base: str) -> tuple[int, int]:
         url = urlsplit(item["url"])
         if url.netloc == origin and not url.path.startswith(SHARED_PREFIXES):
             own += size
-    return total, own
+    kinds = {
+        item["resourceType"]: int(item.get("transferSize") or 0)
+        for item in report["audits"]["resource-summary"]["details"]["items"]
+    }
+    return total, own, kinds.get("script", 0), kinds.get("image", 0)
 
 
-def median_run(runs: list[tuple[dict, int, int]]) -> tuple[dict, int, int]:
+Run = tuple[dict, int, int, int, int]  # scores, total, own, script and image bytes
+
+
+def median_run(runs: list[Run]) -> Run:
     """Each category's median score over the runs, and the bytes of the run with the median
     performance (Lighthouse's scores vary from run to run; its docs advise a median)."""
     scores = {
@@ -127,8 +140,7 @@ def median_run(runs: list[tuple[dict, int, int]]) -> tuple[dict, int, int]:
         for c in CATEGORIES
     }
     by_performance = sorted(runs, key=lambda r: r[0]["performance"] or 0)
-    _, total, own = by_performance[(len(runs) - 1) // 2]
-    return scores, total, own
+    return (scores, *by_performance[(len(runs) - 1) // 2][1:])
 
 
 def mark(ok: bool) -> str:
@@ -137,64 +149,95 @@ def mark(ok: bool) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--site", type=Path, help="a built site (default: build one)")
+    parser.add_argument(
+        "--site",
+        type=Path,
+        action="append",
+        help="a built site (default: build one); twice to compare two builds, runs interleaved",
+    )
     parser.add_argument("--keep", type=Path, help="keep the JSON reports in this folder")
     parser.add_argument(
         "--runs", type=int, default=3, help="Lighthouse runs per page and form; medians (3)"
     )
+    parser.add_argument(
+        "--forms", default="desktop,mobile", help="desktop, mobile or both (the default)"
+    )
+    parser.add_argument("--json", type=Path, help="also write every run's numbers here")
     args = parser.parse_args()
+    forms = [f for f in args.forms.split(",") if f]
+    if not set(forms) <= {"desktop", "mobile"}:
+        parser.error("--forms takes desktop, mobile or desktop,mobile")
 
     missing = browser.chromium_missing()
     if missing or not LIGHTHOUSE.exists():
         print(f"audit: {missing or 'no Lighthouse; run `npm ci`'}", file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory(prefix="paperlens-audit-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="paperlens-audit-") as tmp, ExitStack() as stack:
         work = Path(tmp)
-        site = args.site
-        if site is None:
-            site = work / "site"
-            build(site)
+        sites = args.site
+        if not sites:
+            sites = [work / "site"]
+            build(sites[0])
         reports = args.keep or work / "reports"
         reports.mkdir(parents=True, exist_ok=True)
-        rows = []
-        with browser.serve(site, gzip=True) as base:
-            for label, path in pick_pages(site):
-                for form in ("desktop", "mobile"):
-                    print(f"audit: {label} /{path} {form}", flush=True)
-                    runs = []
-                    for run in range(args.runs):
-                        name = f"{browser.page_name(path)}-{form}-{run + 1}.json"
+        bases = [stack.enter_context(browser.serve(site, gzip=True)) for site in sites]
+        pages = pick_pages(sites[0])
+        runs: dict[tuple[int, str, str], list[Run]] = {}
+        for run in range(args.runs):
+            for label, path in pages:
+                for form in forms:
+                    for i, base in enumerate(bases):
+                        tag = f" (site {i + 1})" if len(sites) > 1 else ""
+                        print(f"audit: {label} /{path} {form} run {run + 1}{tag}", flush=True)
+                        name = f"{i + 1}-{browser.page_name(path)}-{form}-{run + 1}.json"
                         report = lighthouse(base + path, form, reports / name)
                         scores = {c: report["categories"][c]["score"] for c in CATEGORIES}
-                        runs.append((scores, *transfer(report, base)))
-                    rows.append((label, "/" + path, form, *median_run(runs)))
+                        runs.setdefault((i, path, form), []).append(
+                            (scores, *transfer(report, base))
+                        )
         if args.keep is None:
             shutil.rmtree(reports, ignore_errors=True)
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                [
+                    {"site": str(sites[i]), "page": "/" + path, "form": form, "runs": found}
+                    for (i, path, form), found in runs.items()
+                ],
+                indent=1,
+            )
+        )
 
-    print()
-    head = f"{'page':<50} {'form':<8}"
-    head += "".join(f" {c:>15}" for c in CATEGORIES)
-    head += f" {'total KB':>9} {'own KB':>11}"
-    print(head)
-    print("-" * len(head))
     all_ok = True
-    for label, path, form, scores, total, own in rows:
-        line = f"{label + ' ' + path:<50} {form:<8}"
-        for c in CATEGORIES:
-            ok = scores[c] is not None and scores[c] >= GOALS[(c, form)]
-            all_ok &= ok
-            score = "n/a" if scores[c] is None else f"{scores[c]:.2f}"
-            line += f" {score + ' ' + mark(ok):>15}"
-        ok = own < OWN_BYTES_GOAL
-        all_ok &= ok
-        line += f" {total / 1000:>9.1f} {f'{own / 1000:.1f} {mark(ok)}':>11}"
-        print(line)
+    for i, site in enumerate(sites):
+        print(f"\n{site}" if len(sites) > 1 else "")
+        head = f"{'page':<50} {'form':<8}"
+        head += "".join(f" {c:>15}" for c in CATEGORIES)
+        head += f" {'total KB':>9} {'own KB':>11} {'js KB':>7} {'img KB':>7}"
+        print(head)
+        print("-" * len(head))
+        for label, path in pages:
+            for form in forms:
+                scores, total, own, script, image = median_run(runs[(i, path, form)])
+                line = f"{label + ' /' + path:<50} {form:<8}"
+                for c in CATEGORIES:
+                    ok = scores[c] is not None and scores[c] >= GOALS[(c, form)]
+                    all_ok &= ok
+                    score = "n/a" if scores[c] is None else f"{scores[c]:.2f}"
+                    line += f" {score + ' ' + mark(ok):>15}"
+                ok = own < OWN_BYTES_GOAL
+                all_ok &= ok
+                line += f" {total / 1000:>9.1f} {f'{own / 1000:.1f} {mark(ok)}':>11}"
+                line += f" {script / 1000:>7.1f} {image / 1000:>7.1f}"
+                print(line)
     print()
     print(
         "Goals: performance >= 0.95 desktop, >= 0.90 mobile; accessibility 1.0; best practices"
         " >= 0.95; SEO >= 0.95; own < 300 KB.\nKB = 1000 bytes transferred (gzip for text);"
-        " shared = assets/ and search/ (cached after the first page), own = the rest.\n"
-        f"Scores: median of {args.runs} Lighthouse run(s) per page and form."
+        " shared = assets/ and search/ (cached after the first page), own = the rest;\njs and"
+        " img: the page's scripts and images, shared or not (Lighthouse's resource summary).\n"
+        f"Scores: median of {args.runs} Lighthouse run(s) per page and form; bytes from the run"
+        " with the median performance."
     )
     print("all goals met" if all_ok else "some goals missed (MISS)")
     return 0 if all_ok else 1

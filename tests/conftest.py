@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from paperlens import _cache as experiment_cache
-from sitekit import cards, notebooks, paths
+from sitekit import cards, notebooks, paths, print_edition
 from sitekit.paths import ROOT, page_url
 from sitekit.wheel import build_wheel, wheel_name
 
@@ -242,8 +242,8 @@ NOT_FOUND_PAGE = "404.html"
 def source_pages() -> list[str]:
     """The pages the sources make, as URL paths relative to the site (``""``,
     ``foundations/softmax/``), the 404 page last: every Markdown page and notebook in docs/,
-    and the Review page the build generates (tests/site/test_built_site.py checks that the
-    build makes exactly these)."""
+    and the pages the build generates, the Review page and each section's print edition
+    (tests/site/test_built_site.py checks that the build makes exactly these)."""
     docs = ROOT / "docs"
     sources = [p.relative_to(docs).as_posix() for p in docs.rglob("*.md")]
     sources += [
@@ -251,8 +251,15 @@ def source_pages() -> list[str]:
         for p in docs.rglob("*.py")
         if notebooks.is_notebook(p.relative_to(docs).as_posix())
     ]
-    urls = sorted(page_url(src).removesuffix("index.html") for src in [*sources, cards.REVIEW_PAGE])
+    generated = [cards.REVIEW_PAGE, *map(print_edition.print_source, print_edition.SECTIONS)]
+    urls = sorted(page_url(src).removesuffix("index.html") for src in [*sources, *generated])
     return [*urls, NOT_FOUND_PAGE]
+
+
+PRINT_PAGES = [
+    page_url(print_edition.print_source(folder)).removesuffix("index.html")
+    for folder in print_edition.SECTIONS
+]
 
 
 def _page_id(path: str) -> str:
@@ -264,14 +271,18 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
     Module-scoped, so pytest groups a module's tests by page and a module-scoped fixture can load
     each page once for all its checks. The 404 page comes last so that the other pages keep the
-    same index in tests marked ``searchable``, which leave it out.
+    same index in tests marked ``searchable``, which leave it out (and the print edition's
+    pages, which are not in the search index).
     """
     if "site_page" not in metafunc.fixturenames:
         return
     pages = source_pages()
     metafunc.config.stash[SITE_PAGES] = pages
     if metafunc.definition.get_closest_marker("searchable"):
-        pages = [p for p in pages if p != NOT_FOUND_PAGE]
+        # Left out of the search index: the 404 page, and the print edition's pages (their
+        # text is the other pages'; sitekit.print_edition).
+        unsearched = {NOT_FOUND_PAGE, *PRINT_PAGES}
+        pages = [p for p in pages if p not in unsearched]
     metafunc.parametrize("site_page", pages, ids=_page_id, scope="module")
 
 

@@ -1,7 +1,8 @@
 /* paperlens: explorable figures (tools/sitekit/explorables.py writes their markup).
 
    Each figure.explorable holds the default frame as an ordinary figure, a control hidden until
-   this script runs (a range input, or a group of radio buttons), and its frames as JSON: every
+   this script runs (a range input, or a group of radio buttons), and its frames as JSON in its
+   data-frames attribute: every
    frame's alt text, the text the control announces, and its SVG for each style and layout, all
    rendered at build time. Moving the control swaps the image and its alt text; the style
    follows the palette (Material's data-md-color-scheme: "slate" is dark) when a dark style is
@@ -17,7 +18,11 @@
   }
 
   function setup(figure) {
-    var data = JSON.parse(figure.querySelector(".explorable__data").textContent);
+    // Material's instant navigation runs this script again with each page that has it (it
+    // re-inserts the scripts of the new content): set up each figure once.
+    if (figure.dataset.ready) return;
+    figure.dataset.ready = "1";
+    var data = JSON.parse(figure.dataset.frames);
     var holder = figure.querySelector(".explorable__figure");
     var control = figure.querySelector(".explorable__control");
     var range = control.querySelector("input[type=range]");

@@ -6,7 +6,9 @@
    form's live region, with a link to the section that teaches it.
 
    Checklists (div.checklist[data-checklist]) are Markdown lists; each item becomes a checkbox
-   whose state is kept in localStorage, so the ticks survive a reload. */
+   whose state is kept in localStorage, so the ticks survive a reload.
+
+   Both are set up on every page Material's instant navigation shows (document$). */
 (function () {
   "use strict";
 
@@ -147,12 +149,27 @@
     report();
   }
 
-  function setUp() {
-    document.querySelectorAll("form.answer-box").forEach(setUpAnswerBox);
-    document.querySelectorAll("div.checklist[data-checklist]").forEach(setUpChecklist);
+  // Each element once: a page is set up on load and again after each instant navigation.
+  function once(element) {
+    if (element.dataset.ready) return false;
+    element.dataset.ready = "1";
+    return true;
   }
 
-  if (document.readyState === "loading") {
+  function setUp() {
+    document.querySelectorAll("form.answer-box").forEach(function (form) {
+      if (once(form)) setUpAnswerBox(form);
+    });
+    document.querySelectorAll("div.checklist[data-checklist]").forEach(function (list) {
+      if (once(list)) setUpChecklist(list);
+    });
+  }
+
+  // Material's instant navigation swaps the page's content without loading this script again;
+  // its document$ emits for the first page and for every page navigated to.
+  if (window.document$) {
+    window.document$.subscribe(setUp);
+  } else if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", setUp);
   } else {
     setUp();

@@ -84,7 +84,7 @@ STATE = """f => {
 
 
 def data(fig):
-    return json.loads(fig.locator(".explorable__data").text_content())
+    return json.loads(fig.get_attribute("data-frames"))
 
 
 def state(fig, page):

@@ -161,11 +161,11 @@ def test_a_word_defined_earlier_has_its_tooltip_on_a_later_page(
     fresh_tab, base_url, path, word, meaning
 ):
     page = fresh_tab.visit(base_url + path).page
-    abbr = page.locator("article abbr", has_text=re.compile(rf"^{word}$")).first
-    expect(abbr).to_be_visible()
-    expect(abbr).to_have_attribute("title", re.compile(meaning))
-    abbr.hover()  # the browser shows the title as its tooltip; the theme keeps it in place
-    expect(abbr).to_have_attribute("title", re.compile(meaning))
+    term = page.locator("article .gloss__term", has_text=re.compile(rf"^{word}$")).first
+    expect(term).to_be_visible()
+    expect(term).to_have_accessible_description(re.compile(meaning))
+    term.hover()  # tests/browser/test_reader.py tries every way to open it
+    expect(page.locator("#" + term.get_attribute("aria-describedby"))).to_be_visible()
 
 
 @pytest.mark.parametrize(
@@ -179,3 +179,4 @@ def test_the_page_that_defines_a_word_shows_no_tooltip_for_it(fresh_tab, base_ur
     page = fresh_tab.visit(base_url + path).page
     expect(page.locator("article strong", has_text=re.compile(f"^{word}$"))).to_have_count(1)
     expect(page.locator("article abbr", has_text=re.compile(f"^{word}$"))).to_have_count(0)
+    expect(page.locator("article .gloss__term", has_text=re.compile(f"^{word}$"))).to_have_count(0)

@@ -6,11 +6,22 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from sitekit import cards, concepts, figstyle, figures, notebook_figures, notebooks, proof
+from sitekit import (
+    cards,
+    concepts,
+    figstyle,
+    figures,
+    notebook_figures,
+    notebooks,
+    print_edition,
+    proof,
+)
 from sitekit.paths import ROOT, page_url
 
 DOCS = ROOT / "docs"
 GENERATED = {"404.html"}  # pages the theme adds that have no source
+# Pages the build generates: the Review page and each section's print edition.
+GENERATED_SOURCES = [cards.REVIEW_PAGE, *map(print_edition.print_source, print_edition.SECTIONS)]
 
 
 def nav():
@@ -41,7 +52,7 @@ def test_every_page_carries_the_plugins_proof_of_its_checks(site, pages):
     found = {name: proof.read(site / name) for name in pages}
     assert all(len(proofs) == 1 for proofs in found.values()), found
     named = [proofs[0]["source"] for proofs in found.values() if "source" in proofs[0]]
-    assert sorted(named) == sorted(f"docs/{src}" for src in [*sources(), cards.REVIEW_PAGE])
+    assert sorted(named) == sorted(f"docs/{src}" for src in [*sources(), *GENERATED_SOURCES])
     for name, proofs in found.items():
         footer = pages[name].footer_examples
         assert int(proofs[0].get("examples", 0)) == (footer or 0), name
@@ -49,7 +60,7 @@ def test_every_page_carries_the_plugins_proof_of_its_checks(site, pages):
 
 def test_page_count_matches_the_sources(site, pages):
     built = {p for p in pages if p not in GENERATED}
-    expected = {page_url(src) for src in [*sources(), cards.REVIEW_PAGE]}
+    expected = {page_url(src) for src in [*sources(), *GENERATED_SOURCES]}
     assert built == expected
 
 

@@ -71,8 +71,8 @@ def test_review_page_holds_every_card_hidden(pages):
     assert review.tags.count("details") == n  # closed <details>: answers hidden until clicked
 
 
-def test_anki_deck_has_one_row_per_card_in_anki_import_format(site):
-    text = (site / cards.DECK_FILE).read_text()
+def test_csv_deck_has_one_row_per_card_in_anki_import_format(site):
+    text = (site / cards.DECK_CSV).read_text()
     header, body = [], []
     for line in text.splitlines():
         (header if line.startswith("#") and not body else body).append(line)

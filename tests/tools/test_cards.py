@@ -79,3 +79,34 @@ def test_a_computed_answer_s_code_reaches_anki_as_escaped_preformatted_code():
         r"\(2 + 2 = 4\).<br><br><pre><code>&gt;&gt;&gt; answers[&#x27;1&#x27;] = 2 + 2  # $x$"
         "</code></pre>"
     )
+
+
+def test_a_question_s_anchor_is_its_words_and_unique_on_its_page():
+    assert cards.anchors(["What is $d_k$?", "Why?", "Why?"]) == [
+        "card-what-is-d_k",
+        "card-why",
+        "card-why-2",
+    ]
+
+
+def test_cards_get_their_anchors_as_ids_in_the_page():
+    page_html = '<details class="question"><summary>a</summary></details>' * 2
+    out = cards.add_anchors(page_html, PAGE)
+    assert out.count('id="card-what-is-d_k"') == 1 and 'id="card-why-quote"' in out
+    assert (
+        cards.add_anchors(page_html[: len(page_html) // 2], PAGE)
+        == page_html[: len(page_html) // 2]
+    ), "a page whose cards do not match is left alone"
+
+
+def test_an_anki_field_renders_markdown_keeps_math_for_mathjax_and_makes_links_absolute():
+    text = (
+        "**Yes**: $a < b$ and\n\n$$\nx^2\n$$\n\nSee [§6](softmax.md#the-formula) or "
+        "[there](../index.md).\n\n```python\n>>> 1 < 2\nTrue\n```"
+    )
+    field = cards.anki_field(text, "foundations/x.md", "https://pl.example/")
+    assert "<strong>Yes</strong>" in field
+    assert "\\(a &lt; b\\)" in field and "\\[x^2\\]" in field
+    assert 'href="https://pl.example/foundations/softmax/#the-formula"' in field
+    assert 'href="https://pl.example/"' in field
+    assert "<pre><code>&gt;&gt;&gt; 1 &lt; 2\nTrue\n</code></pre>" in field

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from html import unescape
 
 import matplotlib
 import pytest
@@ -157,7 +158,7 @@ def test_a_page_gets_the_control_and_the_frames(rendered):
     assert '<div class="explorable__control" hidden><label for=' in out
     assert 'min="0" max="2" step="1" value="1" aria-valuetext="T = 2"' in out
     assert out.endswith('<script src="../../assets/explorables.js" defer></script>')
-    data = json.loads(out.split('class="explorable__data">')[1].split("</script>")[0])
+    data = json.loads(unescape(out.split(' data-frames="')[1].split('"')[0]))
     assert [f["text"] for f in data["frames"]] == ["T = 1", "T = 2", "T = 4"]
     first = data["frames"][0]["src"]["light-narrow"]  # relative to the page
     assert first.startswith("../../frames/") and first.endswith("/temperature/0-light-narrow.svg")

@@ -184,3 +184,27 @@ def test_a_marked_everyday_use_shows_no_tooltip_on_pages_and_notebooks():
         '<p>A <span class="everyday">MSE</span>, the <abbr title="Mean squared error.">'
         "MSE</abbr>.</p>"
     )
+
+
+def test_each_word_becomes_a_button_described_by_its_definition():
+    page = '<p>A <abbr title="One piece &amp; more.">token</abbr>, <abbr title="x">MSE</abbr>.</p>'
+    out = glossary.definitions_html(page)
+    assert out == (
+        '<p>A <span class="gloss"><button type="button" class="gloss__term"'
+        ' aria-describedby="gloss-1">token</button><span class="gloss__tip" role="tooltip"'
+        ' id="gloss-1" data-search-exclude>One piece &amp; more.</span></span>, <span'
+        ' class="gloss"><button type="button" class="gloss__term" aria-describedby="gloss-2">'
+        'MSE</button><span class="gloss__tip" role="tooltip" id="gloss-2"'
+        " data-search-exclude>x</span></span>.</p>"
+    )
+
+
+def test_a_word_inside_a_control_keeps_its_abbr_so_no_control_nests_in_another():
+    page = (
+        '<a href="x">the <abbr title="d">MSE</abbr></a>'
+        '<details><summary>Why <abbr title="d">MSE</abbr>?</summary>'
+        '<p><abbr title="d">MSE</abbr></p></details>'
+    )
+    out = glossary.definitions_html(page)
+    assert out.count("<abbr") == 2 and out.count('class="gloss__term"') == 1
+    assert '<p><span class="gloss">' in out

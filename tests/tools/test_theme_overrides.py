@@ -41,6 +41,9 @@ COPIES = {
             '    <label class="md-nav__title"{% if toggle %} for="__toc"{% endif %}>',
         ),
     ],
+    "partials/source.html": [
+        (' class="md-source" data-md-component="source">', ' class="md-source">'),
+    ],
     "partials/search.html": [
         (
             'role="dialog">',

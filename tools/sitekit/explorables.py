@@ -7,8 +7,9 @@ what the page shows without JavaScript. Here every frame is rendered in every st
 (`sitekit.render_frames`, in fresh processes, cached by content under ``.cache/frames/`` with the
 figure's own key) into ``frames/<section>/<page>/<name>/<i>-<style>-<layout>.svg``; and `embed`
 wraps the figure's paragraph in a ``<figure class="explorable">`` with the control (hidden until
-the script runs) and the frames' URLs, texts and alt texts as JSON. ``assets/explorables.js``
-turns the control on and swaps the image: no framework, nothing fetched but the frames.
+the script runs) and the frames' URLs, texts and alt texts as JSON (its ``data-frames``).
+``assets/explorables.js`` turns the control on and swaps the image: no framework, nothing
+fetched but the frames.
 """
 
 from __future__ import annotations
@@ -240,10 +241,11 @@ def embed(html_text: str, page_url: str, explorables: dict[str, Explorable], *, 
         explorable = explorables[target]
         out.append(html_text[done:start])
         out.append(
-            f'<figure class="explorable" id="{_slug(explorable)}">'
-            f'<div class="explorable__figure">{inner}</div>{_control(explorable)}'
-            f'<script type="application/json" class="explorable__data">'
-            f"{_data(explorable, page_url)}</script></figure>"
+            # The frames' data in an attribute, not a <script type="application/json">: Material's
+            # instant navigation re-inserts every script of a page it swaps in as JavaScript.
+            f'<figure class="explorable" id="{_slug(explorable)}"'
+            f' data-frames="{html.escape(_data(explorable, page_url), quote=True)}">'
+            f'<div class="explorable__figure">{inner}</div>{_control(explorable)}</figure>'
         )
         done = end + len("</p>")
     if not out:

@@ -13,6 +13,16 @@ Python-Markdown's ``abbr`` extension wraps each occurrence in ``<abbr title="...
 pages are not rendered by Python-Markdown; :func:`abbreviate_html` gives them the same tooltips.
 The page that defines a word shows no tooltip for it (:func:`without_own_tooltips`).
 
+A ``title`` shows on mouse hover only. :func:`definitions_html` turns each ``<abbr>`` into a
+definition every reader can reach (WCAG 2.1's 1.4.13 and 2.1.1): the word is a button whose
+accessible description (``aria-describedby``) is the definition, in a ``role="tooltip"``
+element beside it. Screen readers announce a focused control's description (NVDA, JAWS,
+VoiceOver and TalkBack all do), so the definition is read when the word is reached with Tab,
+with no state to announce. The definition opens on hover, on keyboard focus and on tap, stays
+while the pointer moves onto it, and closes with Escape (``docs/assets/glossary.js``); without
+JavaScript, CSS opens it on hover and focus. Inside a link, a summary, a button or a label a
+button would nest one control in another, so a word there keeps its ``<abbr title>``.
+
 The build (``sitekit.plugin``) and ``tests/tools/test_glossary.py`` fail when
 
 - ``includes/glossary.md`` differs from what the table generates (run this module to rewrite
@@ -283,6 +293,61 @@ def without_own_tooltips(page_html: str, words: list[Word], page: str) -> str:
         return m.group(2) if html.unescape(m.group(2)) in spellings else m.group(0)
 
     return re.sub(r'<abbr title="([^"]*)">([^<]*)</abbr>', unwrap, page_html)
+
+
+# --- Definitions everyone can reach: each <abbr> as a button described by its definition ------
+
+# Elements a button must not be put inside (a control in a control); "abbr" is the word itself.
+_NO_BUTTON = {"a", "button", "summary", "label", "select", "textarea", "option"}
+_ABBR = re.compile(r'<abbr title="(?P<title>[^"]*)">(?P<text>[^<]*)</abbr>')
+DEFINITION_CLASS = "gloss"
+
+
+def definition_markup(text: str, title: str, ident: str) -> str:
+    """One word and its definition (``title`` already escaped, as in the ``<abbr>``)."""
+    return (
+        f'<span class="{DEFINITION_CLASS}">'
+        f'<button type="button" class="gloss__term" aria-describedby="{ident}">{text}</button>'
+        f'<span class="gloss__tip" role="tooltip" id="{ident}" data-search-exclude>'
+        f"{title}</span></span>"
+    )
+
+
+def definitions_html(page_html: str, prefix: str = "gloss") -> str:
+    """``page_html`` with every ``<abbr title>`` outside links, summaries, buttons and labels
+    turned into a word whose definition opens on hover, focus and tap (`definition_markup`).
+    Ids are ``{prefix}-1``, ``{prefix}-2``, ... in page order."""
+    if "<abbr" not in page_html:
+        return page_html
+    out: list[str] = []
+    stack: list[str] = []
+    count = 0
+    for part in re.split(r"(<abbr title=\"[^\"]*\">[^<]*</abbr>|<!--.*?-->|<[^>]+>)", page_html):
+        if not part:
+            continue
+        m = _ABBR.fullmatch(part)
+        if m:
+            if any(tag in _NO_BUTTON for tag in stack):
+                out.append(part)
+            else:
+                count += 1
+                out.append(
+                    definition_markup(m.group("text"), m.group("title"), f"{prefix}-{count}")
+                )
+            continue
+        out.append(part)
+        if not part.startswith("<") or part.startswith("<!--"):
+            continue
+        name_match = _NAME.match(part)
+        if name_match is None:
+            continue
+        name = name_match.group(1).lower()
+        if part.startswith("</"):
+            if name in stack:
+                del stack[len(stack) - 1 - stack[::-1].index(name) :]
+        elif not part.endswith("/>") and name not in _VOID:
+            stack.append(name)
+    return "".join(out)
 
 
 # --- Notebook pages: the same tooltips, added to their HTML ---------------------------------------

@@ -26,7 +26,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
@@ -51,8 +51,11 @@ from sitekit import (
     numbering,
     paths,
     preview,
+    print_edition,
     proof,
+    provenance,
     recall,
+    report,
     wheel,
 )
 
@@ -83,6 +86,7 @@ class Build:
     words: list[glossary.Word]
     tooltips: dict[str, str]
     guide: str = ""  # the contributing guide's generated lists (sitekit.guide), as a key
+    commit: provenance.Commit = field(default_factory=provenance.commit)
     start: float = field(default_factory=time.perf_counter)
     figures: dict[str, figures.Rendered] = field(default_factory=dict)
     explorables: dict[str, explorables.Explorable] = field(default_factory=dict)
@@ -105,6 +109,9 @@ class Session:
         self.pages = preview.PageKeys()
         self.code = lifecycle.code_key()
         self.stopper: lifecycle.Stopper | None = None
+        # Every page's finished HTML, for the print edition; kept across `make serve`'s
+        # rebuilds, which read only the pages an edit touches.
+        self.edition = print_edition.Edition()
 
     def restart_if_code_changed(self, config: MkDocsConfig) -> None:
         """Under ``make serve``: an edit to the build code restarts the server (this process,
@@ -155,9 +162,18 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         build.explorables, frames = self._render_explorables()
         build.outcomes = self._finish_examples(started)
         build.notebooks = _notebooks(files, build.figures, config["site_url"] or "/")
-        generated = _generated_files(build, Path(config["docs_dir"]), config["nav"])
+        generated = _generated_files(build, Path(config["docs_dir"]), config)
         for path, content in generated.items():
             files.append(File.generated(config, path, content=content))
+        for folder in print_edition.SECTIONS:  # filled in by on_env, when every page is read
+            source = print_edition.print_source(folder)
+            if files.get_file_from_path(f"{folder}/index.md") is not None:
+                markdown = print_edition.print_markdown(folder)
+                files.append(
+                    File.generated(
+                        config, source, content=markdown, inclusion=InclusionLevel.NOT_IN_NAV
+                    )
+                )
         if session.dirty:  # `make serve`: rebuild the pages whose inputs changed
             session.pages.outdate(files, build.figures, build.explorables, self._page_key)
         _log_files(build, len(generated), drawn, frames)
@@ -170,6 +186,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             note = preview.pages_outside_nav(nav, files, config["site_url"] or "/")
             if note is not None:
                 lifecycle.tell(note)
+        self._session().edition.read_nav(nav.items)
         return nav
 
     def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
@@ -198,14 +215,42 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             html = _checked(lambda: build.renderer.render_page(html, where=where))
         html = glossary.without_own_tooltips(html, build.words, src)
         html = glossary.without_everyday_tooltips(html)  # a use the writer marked everyday
+        html = cards.add_anchors(html, page.markdown or "")
+        html = glossary.definitions_html(html)
         html = _checked(lambda: figures.embed(html, page.url, build.figures, where=where))
         html = _checked(lambda: explorables.embed(html, page.url, build.explorables, where=where))
         if notebooks.is_notebook(src):
             html = notebook_figures.extract(html, page.url, build.notebook_figures)
         html = copy_code.add_copy_text(html)
-        html += example_report.footer(build.outcome(page), build.notebooks.cells.get(src))
+        footer = example_report.footer(build.outcome(page), build.notebooks.cells.get(src))
+        html += footer
+        html += report.link(
+            config["repo_url"],
+            address=page.canonical_url or page.url,
+            source=where,
+            check=report.check_line(footer),
+            commit=build.commit.label,
+        )
         katex.plain_titles(page)
-        return notebook_html.download_button(build.notebooks.downloads.get(src), page) + html
+        html = notebook_html.download_button(build.notebooks.downloads.get(src), page) + html
+        folder = src.split("/")[0]
+        if src == f"{folder}/index.md" and folder in print_edition.SECTIONS:
+            head, found, rest = html.partition("</h1>")
+            links = print_edition.section_links(folder)
+            html = f"{head}{found}\n{links}{rest}" if found else links + html
+        self._session().edition.keep(src, html)
+        return html
+
+    def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
+        """Every page is read: the print edition's pages take their sections' pages."""
+        edition = self._session().edition
+        for folder in edition.order:
+            file = files.get_file_from_path(print_edition.print_source(folder))
+            if file is not None and file.page is not None:
+                toc = list(file.page.toc)
+                heading = toc[0].id if toc else "print-edition"
+                file.page.content = edition.combine(folder, heading)
+        return env
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         return proof.mark(output, self._proof(page, config))  # checked by make site after
@@ -224,6 +269,20 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         for path, svg in sorted(build.notebook_figures.items()):
             (site / path).parent.mkdir(parents=True, exist_ok=True)
             (site / path).write_bytes(svg)
+        session = self._session()
+        if not session.serving:  # `make serve` leaves the PDFs out: its edits stay quick
+            folders = list(session.edition.order)
+            try:
+                printed = print_edition.render_pdfs(site, config["site_url"] or "", folders)
+            except RuntimeError as err:
+                raise PluginError(str(err)) from None
+            for folder, (cached, seconds) in printed.items():
+                log.info(
+                    "paperlens: %s (%s, %.1f s)",
+                    print_edition.pdf_path(folder),
+                    "cached" if cached else "printed",
+                    seconds,
+                )
         log.info(
             "paperlens: %d formulas rendered by KaTeX (others cached); the plugin took %.2f s",
             build.renderer.rendered,
@@ -450,9 +509,12 @@ def _notebooks(
     return notebooks.site_notebooks(pages, rendered, site_url)
 
 
-def _generated_files(build: Build, docs: Path, nav: Any) -> dict[str, bytes]:
+def _generated_files(build: Build, docs: Path, config: MkDocsConfig) -> dict[str, bytes]:
     """Every file the build adds to the site, by its path in the site."""
-    review = cards.collect(docs, nav)
+    review = cards.collect(docs, config["nav"])
+    deck = cards.anki_package(
+        review, site_url=config["site_url"] or "/", timestamp=build.commit.time
+    )
     return {
         **{p: svg for path, fig in build.figures.items() for p, svg in fig.files(path).items()},
         **{path: svg for e in build.explorables.values() for path, svg in e.svgs.items()},
@@ -460,7 +522,8 @@ def _generated_files(build: Build, docs: Path, nav: Any) -> dict[str, bytes]:
         **build.notebooks.files,
         f"downloads/{wheel.wheel_name()}": wheel.build_wheel(),
         cards.REVIEW_PAGE: cards.review_markdown(review).encode(),
-        cards.DECK_FILE: cards.anki_csv(review),
+        cards.DECK_FILE: deck,
+        cards.DECK_CSV: cards.anki_csv(review),
     }
 
 
