@@ -497,21 +497,21 @@ averaged over upstream directions, not for the gradient as such."""
 # $$P = \operatorname{softmax}\!\left(c\, X_q W_q (X_k W_k)^\top\right),$$
 #
 # with $c = 1/\sqrt{d_k}$ (scaled) or no factor at all (unscaled), trained by **full-batch**
-# gradient descent, each step's gradient computed on all the queries at once, on one of two losses: the
-# mean squared error (**MSE**) between $P$ and the one-hot index of the right key, or the
+# gradient descent, each step's gradient computed on all the queries at once, on one of two losses:
+# the mean squared error (**MSE**) between $P$ and the one-hot index of the right key, or the
 # cross-entropy $-\log P_{i,t_i}$. The starting weights give the projected keys unit-variance
 # components, as in footnote 4 (the projected queries, a key plus noise, a little more).
 #
 # **A fair learning rate.** The scale multiplies the gradient too, so the two versions need
-# different rates. Each gets its own grid of rates, evenly spaced on a log scale, the same
-# number of rates and the same number of steps; the unscaled grid is the scaled one divided by $\sqrt{d_k}$, for a
-# reason part 3 makes plain. Tuning seeds choose each version's rate: the one whose *worst*
-# tuning seed ends lowest, a rate that works for every seed tried. (Near the largest stable
-# rate some seeds blow up while others end lowest of all, and the median alone picked such
-# rates while the design was explored.) The claims are then tested on fresh seeds, paired by
-# seed: the same task and the same starting draw for both versions. The first figure shows the
-# tuning: the median and the worst final loss of the tuning seeds at each rate $2^k$ (unscaled,
-# $2^k/\sqrt{d_k}$), a square on the rate chosen; the second, the training on the test seeds.
+# different rates. Each gets its own grid of rates, evenly spaced on a log scale, the same number of
+# rates and the same number of steps; the unscaled grid is the scaled one divided by $\sqrt{d_k}$,
+# for a reason part 3 makes plain. Tuning seeds choose each version's rate: the one whose *worst*
+# tuning seed ends lowest, a rate that works for every seed tried. (Near the largest stable rate
+# some seeds blow up while others end lowest of all, and the median alone picked such rates while
+# the design was explored.) The claims are then tested on fresh seeds, paired by seed: the same task
+# and the same starting draw for both versions. The first figure shows the tuning: the median and
+# the worst final loss of the tuning seeds at each rate $2^k$ (unscaled, $2^k/\sqrt{d_k}$), a square
+# on the rate chosen; the second, the training on the test seeds.
 
 # %% tags=["hide-input"]
 keys = list(result.trained)
