@@ -18,22 +18,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
+from sitekit.cache import DAMAGE, tree
 from sitekit.paths import ROOT, build_env, cache_root
-
-DAMAGE: dict[str, Callable[[bytes], bytes]] = {
-    "truncated": lambda data: data[: len(data) // 2],
-    "emptied": lambda data: b"",
-    "garbage": lambda data: bytes(range(256)) * 4,
-}
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
-    }
 
 
 def main() -> int:

@@ -15,18 +15,6 @@ from pathlib import Path
 from sitekit import cache, paths
 from sitekit.paths import ROOT
 
-DAMAGE = {
-    "truncated": lambda data: data[: len(data) // 2],
-    "emptied": lambda data: b"",
-    "garbage": lambda data: bytes(range(256)) * 4,
-}
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
-    }
-
 
 def one_of_each_kind(root: Path) -> list[Path]:
     """An entry of each kind of cache the build reads: a page's examples, a figure's SVG, alt
@@ -60,8 +48,8 @@ def test_a_build_over_damaged_caches_is_the_clean_build(site, tmp_path):
     shutil.copytree(os.environ["PAPERLENS_CACHE_DIR"], root)
     damaged = one_of_each_kind(root)
     for n, path in enumerate(damaged):
-        how = list(DAMAGE)[n % len(DAMAGE)]
-        path.write_bytes(DAMAGE[how](path.read_bytes()))
+        how = list(cache.DAMAGE)[n % len(cache.DAMAGE)]
+        path.write_bytes(cache.DAMAGE[how](path.read_bytes()))
     out = tmp_path / "site"
     result = subprocess.run(
         ["make", "--no-print-directory", "site", f"SITE_DIR={out}"],
@@ -75,6 +63,6 @@ def test_a_build_over_damaged_caches_is_the_clean_build(site, tmp_path):
     assert "Traceback" not in output
     for path in damaged:  # one line each
         assert output.count(f"cache entry {path} was damaged") == 1, path
-    first, second = tree(site), tree(out)
+    first, second = cache.tree(site), cache.tree(out)
     assert sorted(first) == sorted(second)
     assert [name for name in first if first[name] != second[name]] == []

@@ -24,6 +24,7 @@ import hashlib
 import json
 import re
 import sys
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -192,3 +193,20 @@ def hash_files(patterns: list[str] | tuple[str, ...]) -> str:
 
 
 _FRONT = re.compile(rb"^-{3}[ \t]*\n.*?\n(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
+
+
+# --- Damaging a cache on purpose (tools/damaged_caches.py and its test) ---------------------------
+
+DAMAGE: dict[str, Callable[[bytes], bytes]] = {
+    "truncated": lambda data: data[: len(data) // 2],
+    "emptied": lambda data: b"",
+    "garbage": lambda data: bytes(range(256)) * 4,
+}
+"""The ways an entry is damaged: what a killed write, a full disk or a stray tool leaves."""
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file below ``folder``, by its path relative to it: to compare two builds."""
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
