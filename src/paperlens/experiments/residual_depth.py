@@ -310,10 +310,14 @@ def gradient_norms_at_init(
 # The design, fixed before the confirmation run
 
 DEPTHS = (4, 8, 16, 32, 48)
-"""The depth range of every trend, in order: from the plain nets' best depth on the
-exploration seeds (4 layers, at the build's rate) to the deepest net trained."""
+"""The depth range of every trend, in order, from 4 layers to the deepest net trained. Four
+layers was the plain nets' best depth on the exploration seeds in design v1 (300 steps at the
+build's rate, depths 2 to 48); at the build's budget, 200 steps, their best depth on those seeds
+is 8, so the range starts below the plain nets' best depth and the plain trend comes from the
+deeper nets."""
 LR = 0.002
-"""The build's learning rate (the rate of the design before issue 20, not tuned)."""
+"""The build's learning rate: the rate of the design before issue 20, not tuned for the loss,
+but kept after the exploration (log entry 3) had shown both trends at it."""
 LRS = (0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064)
 """The learning-rate grid of the full sweep, a factor 2 apart; on the exploration seeds the
 best rate of every plain and residual net fell inside it. On the full sweep's confirmation
@@ -611,9 +615,12 @@ def rises_with_depth(
     Within each seed the depths are ranked by their loss; Page's statistic weights each depth's
     rank sum by its place in the predicted order. Its null hypothesis is that, within every
     seed, the losses at the different depths are exchangeable, so that each order of the
-    depths is equally likely (depth has no effect on a seed's losses); the seeds must be
-    independent of each other, and the p-value is exact for that null. A rejection says that
-    the ranks lean the predicted way, not that every step rises, nor by how much. The effect
+    depths is equally likely; the seeds must be independent of each other, and the p-value is
+    exact for that null. Exchangeability is more than "depth does not change the distribution
+    of each loss": the losses must also depend on each other alike. Nets of one seed that share
+    their first layers (nested depths) need not, and then the level is not guaranteed. A
+    rejection says that the ranks lean the predicted way, not that every step rises, nor by how
+    much. The effect
     size is the Hodges–Lehmann estimate of the seeds' `slopes` (their pseudo-median) with its
     exact interval, which assumes the slopes symmetric about their centre
     (`claims.hodges_lehmann`). It describes the size of the trend and is not what decides the
