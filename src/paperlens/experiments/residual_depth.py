@@ -127,7 +127,7 @@ def init_nets(
         width: hidden size.
         depth: hidden layers L.
         scaled: multiply the hidden weights by $1/\\sqrt{L}$.
-        perturbation: change every starting weight's last bits (`claims.perturb`).
+        perturbation: change every starting weight's last dozen or so bits (`claims.perturb`).
 
     Returns:
         ``MLPParams`` with a seed axis: W of shape ``(depth, len(seeds), width, width)``.
@@ -167,7 +167,7 @@ def train(
         seeds: one net per seed.
         steps: Adam steps.
         lr: Adam's learning rate.
-        perturbation: change the starting weights' last bits (`claims.perturb`).
+        perturbation: change the starting weights' last dozen or so bits (`claims.perturb`).
 
     Returns:
         The training loss before each step and after the last, shape
@@ -222,7 +222,7 @@ def train_depths(
         seeds: networks per depth.
         steps: Adam steps.
         lr: Adam's learning rate, the same for every depth.
-        perturbation: change the starting weights' last bits (`claims.perturb`).
+        perturbation: change the starting weights' last dozen or so bits (`claims.perturb`).
 
     Returns:
         Training loss before each step and after the last, shape
@@ -287,7 +287,7 @@ def gradient_norms_at_init(
         width: hidden size.
         residual: the residual arm (`RESIDUAL`), else plain.
         seeds: one network per seed.
-        perturbation: change the starting weights' last bits (`claims.perturb`).
+        perturbation: change the starting weights' last dozen or so bits (`claims.perturb`).
 
     Returns:
         The norms, shape ``(len(seeds), depth)``; column 0 is the layer nearest the input.
@@ -454,7 +454,7 @@ class Setup(NamedTuple):
     """The loss at a budget is the geometric mean of its last `tail` steps (`final_loss`)."""
     rerun: bool = False
     """Train the deepest plain and residual nets again with their starting weights changed in
-    the last bits (at the base rate and budget), to see how chaotic they are."""
+    the last dozen or so bits (at the base rate and budget), to see how chaotic they are."""
     grad_depth: int = 32
     """Depth of the nets whose gradients are measured at initialisation (a figure, no claim)."""
     grad_width: int = 32
@@ -476,7 +476,7 @@ class Result(NamedTuple):
     ``(2, seeds, grad_depth)``."""
     rerun_loss: FloatArray | None
     """The deepest plain and residual nets' loss at the base rate and budget, rerun with their
-    starting weights changed in the last bits, shape ``(2, seeds)``; None without
+    starting weights changed in the last dozen or so bits, shape ``(2, seeds)``; None without
     `Setup.rerun`."""
 
 
@@ -518,8 +518,8 @@ def run(
 
     Args:
         setup: the configuration (`PAGE`, `FULL`, or another).
-        perturbation: change every starting weight's last bits, as another CPU's rounding
-            would (the tests run the page's claims this way).
+        perturbation: change every starting weight's last dozen or so bits, a stress test of
+            what another CPU's rounding does (the tests run the page's claims this way).
         jobs: processes to train in (the trainings are independent).
         store: a folder that keeps each training's loss curves as it finishes, so that a long
             run that is stopped resumes where it was (the full sweep's command uses one).
@@ -559,7 +559,7 @@ def run(
     rerun = None
     if s.rerun:
         # The rerun starts from the unperturbed weights changed by another perturbation, the
-        # same for both arms, so run and rerun differ in the last bits of every weight.
+        # same for both arms, so run and rerun differ in the last dozen or so bits of every weight.
         again = Perturbation(seed=1000 + (perturbation.seed if perturbation else 0))
         rerun = np.stack(
             [
