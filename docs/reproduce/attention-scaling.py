@@ -32,8 +32,8 @@
 #    from which $d_k$ on is the unscaled softmax nearer one-hot than uniform, and from which
 #    $d_k$ on does it pass back less gradient? Two predictions, each with an interval.
 # 2. **In training**, one attention layer with and without the scale, each at its own tuned
-#    learning rate: equivalent within a margin at a small $d_k$, different at $d_k = 64$ (the
-#    paper's value, in a much smaller model): with the MSE the scaled layer ends lower, with the
+#    learning rate: equivalent within a margin at a small $d_k$, different at the paper's
+#    $d_k$ (in a much smaller model): with the MSE the scaled layer ends lower, with the
 #    cross-entropy the unscaled one, for a reason section 2 shows.
 # 3. **Why the division, and not a smaller start?** Under gradient descent, a start $d_k^{1/4}$
 #    times smaller with the learning rate of $W_q, W_k$ divided by $\sqrt{d_k}$ is the same
@@ -176,7 +176,7 @@ The last section lists every design tried.
 #
 # Draw $q$ and $n_k$ keys with $N(0, 1)$ components and compare the softmax of the scores
 # $q \cdot k_j$ with that of $q \cdot k_j / \sqrt{d_k}$. Footnote 4 assumes only independent
-# components with mean 0 and variance 1; the normal distribution is one that meets it, and the
+# components with zero mean and unit variance; the normal distribution is one that meets it, and the
 # end of this section shows what changes with another. One draw first:
 
 # %%
@@ -496,22 +496,22 @@ averaged over upstream directions, not for the gradient as such."""
 #
 # $$P = \operatorname{softmax}\!\left(c\, X_q W_q (X_k W_k)^\top\right),$$
 #
-# with $c = 1/\sqrt{d_k}$ (scaled) or $c = 1$ (unscaled), trained by **full-batch** gradient
-# descent, each step's gradient computed on all the queries at once, on one of two losses: the
-# mean squared error (**MSE**) between $P$ and the one-hot index of the right key, or the
+# with $c = 1/\sqrt{d_k}$ (scaled) or no factor at all (unscaled), trained by **full-batch**
+# gradient descent, each step's gradient computed on all the queries at once, on one of two losses:
+# the mean squared error (**MSE**) between $P$ and the one-hot index of the right key, or the
 # cross-entropy $-\log P_{i,t_i}$. The starting weights give the projected keys unit-variance
 # components, as in footnote 4 (the projected queries, a key plus noise, a little more).
 #
 # **A fair learning rate.** The scale multiplies the gradient too, so the two versions need
-# different rates. Each gets its own grid, a factor 2 apart, the same number of rates and the
-# same number of steps; the unscaled grid is the scaled one divided by $\sqrt{d_k}$, for a
-# reason part 3 makes plain. Tuning seeds choose each version's rate: the one whose *worst*
-# tuning seed ends lowest, a rate that works for every seed tried. (Near the largest stable
-# rate some seeds blow up while others end lowest of all, and the median alone picked such
-# rates while the design was explored.) The claims are then tested on fresh seeds, paired by
-# seed: the same task and the same starting draw for both versions. The first figure shows the
-# tuning: the median and the worst final loss of the tuning seeds at each rate $2^k$ (unscaled,
-# $2^k/\sqrt{d_k}$), a square on the rate chosen; the second, the training on the test seeds.
+# different rates. Each gets its own grid of rates, evenly spaced on a log scale, the same number of
+# rates and the same number of steps; the unscaled grid is the scaled one divided by $\sqrt{d_k}$,
+# for a reason part 3 makes plain. Tuning seeds choose each version's rate: the one whose *worst*
+# tuning seed ends lowest, a rate that works for every seed tried. (Near the largest stable rate
+# some seeds blow up while others end lowest of all, and the median alone picked such rates while
+# the design was explored.) The claims are then tested on fresh seeds, paired by seed: the same task
+# and the same starting draw for both versions. The first figure shows the tuning: the median and
+# the worst final loss of the tuning seeds at each rate $2^k$ (unscaled, $2^k/\sqrt{d_k}$), a square
+# on the rate chosen; the second, the training on the test seeds.
 
 # %% tags=["hide-input"]
 keys = list(result.trained)

@@ -900,7 +900,7 @@ residual change does the work, waits for the full sweep's confirmation (claims 3
 # %% [markdown]
 # **Does not show.** That this is ResNet's degradation at ImageNet scale, or why it happens.
 # He et al. argue it is not vanishing gradients (their plain nets had batch normalisation,
-# and their gradients "exhibit healthy norms", §4.1). Ours have no normalisation and width 16,
+# and their gradients "exhibit healthy norms", §4.1). Ours have no normalisation and are narrow,
 # and section 1 shows that our deepest plain nets start with a shrunken signal and uneven
 # layer gradients, a regime He et al.'s nets avoid: part of our degradation may be that.
 # Our residual arm is tied to Adam: scaled starting weights at one rate are a $1/\sqrt{L}$

@@ -210,9 +210,12 @@ def check_widening(module, alt):
 def check_scaling(module, alt):
     d_k = int(re.search(r"For d_k = (\d+)", alt).group(1))
     raw = pl.sample_scores(d_k, module.N, rng=np.random.default_rng([module.SEED, d_k, 1]))
-    q, K = module.typical_query(d_k, module.N_K, np.random.default_rng([module.SEED, d_k]))
+    draws = [np.random.default_rng([module.SEED, d_k]) for _ in range(2)]  # the same in both
+    q, K = module.typical_query(d_k, module.N_K, draws[0], scale=1.0)
     unscaled = pl.softmax(K @ q)
-    divided = pl.softmax(K @ q / np.sqrt(d_k))
+    scale = 1 / np.sqrt(d_k)  # the divided column's typical query, picked at its own scale
+    q, K = module.typical_query(d_k, module.N_K, draws[1], scale=scale)
+    divided = pl.softmax(K @ q * scale)
     assert f"standard deviation {np.std(raw):.2g} unscaled, " in alt
     assert f"{np.std(raw / np.sqrt(d_k)):.2g} divided" in alt
     assert f"the largest is {unscaled.max():.2f} unscaled, {divided.max():.2f} divided" in alt

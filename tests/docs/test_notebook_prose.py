@@ -25,7 +25,14 @@ MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.DOTALL)
 CODE = re.compile(r"`[^`\n]*`")
 LINK_TARGET = re.compile(r"\]\([^)]*\)")
 CITATION = re.compile(
-    r"(?:§\s*[\d.]+|\b(?:19|20)\d\d\b|[Ff]ootnote\s+\d+|Eq\.\s*\d+|^#+\s*\d+\.)", re.MULTILINE
+    r"(?:§\s*[\d.]+|\b(?:19|20)\d\d\b|[Ff]ootnote\s+\d+|Eq\.\s*\d+|^#+\s*\d+\.|\[\d+(?:,\s*\d+)*\])",
+    re.MULTILINE,
+)
+# The page's own parts: a numbered list's markers, and its sections, parts and claims by number.
+SELF_REFERENCE = re.compile(
+    r"^\s*\d+\.\s|\b(?:[Ss]ections?|[Pp]arts?|[Cc]laims?)\b,?\s*\(?\d+"
+    r"(?:\s*(?:,|and|to|or|–)\s*\d+)*\)?",
+    re.MULTILINE,
 )
 FORMULA = re.compile(r"\d+/√\w+|√\d+")  # 1/√d_k, √10: symbols in Unicode, not results
 NUMBER = re.compile(r"(?<![\w.])(?<![A-Za-z]-)\d+(?:[.,]\d+)*(?:st|nd|rd|th)?\b")  # not GPT-2
@@ -39,7 +46,7 @@ def typed_numbers(markdown: str) -> list[str]:
     found = [f"math sets a value: {m}" for m in MATH.findall(markdown) if TYPED_VALUE.search(m)]
     text = MATH.sub(" ", markdown)
     text = LINK_TARGET.sub("]", CODE.sub(" ", text))
-    text = FORMULA.sub(" ", CITATION.sub(" ", text))
+    text = FORMULA.sub(" ", CITATION.sub(" ", SELF_REFERENCE.sub(" ", text)))
     return found + NUMBER.findall(text)
 
 
@@ -50,6 +57,10 @@ def test_the_rule_catches_a_typed_result_and_allows_citations():
     assert typed_numbers("variance $d_k$ and weights $N(0, 1)$, see `pl.softmax(x, 2)`") == []
     assert typed_numbers("Attention's 1/√d_k, as GPT-2 does, $c = 1/\\sqrt{d_k}$") == []
     assert typed_numbers('> "as reported in [11, 42] and (3×)"\nwe found 0.5') == ["0.5"]
+    listed = "1. **Setup**, as section 2 shows; claims (5 and 6) and claims 1 to 4, part 3"
+    assert typed_numbers(listed) == []
+    assert typed_numbers("its reference [3], Britz et al.") == []
+    assert typed_numbers("claim 3 ends 0.7 lower, at width 16") == ["0.7", "16"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])

@@ -65,7 +65,7 @@ def test_every_frame_of_every_explorable_says_something_of_its_own(site):
         html = (site / page / "index.html").read_text(encoding="utf-8")
         assert html.count(f'id="{ident}"') == 1, f"{figure.name}: not on {page}/"
         block = html.split(f'id="{ident}"')[1].split("</figure>")[0]
-        data = json.loads(block.split('class="explorable__data">')[1].split("</script>")[0])
+        data = json.loads(html_module.unescape(block.split(' data-frames="')[1].split('"')[0]))
         alts = [frame["alt"] for frame in data["frames"]]
         assert len(set(alts)) == len(alts), f"{figure.name}: two frames with the same alt text"
         shown = re.search(r'<img alt="([^"]*)"', block).group(1)

@@ -96,6 +96,15 @@ def test_closed_blocks_print_their_title_and_open_ones_stay():
     )
 
 
+def test_a_block_without_a_class_is_a_note_whatever_its_content_s_classes():
+    # A notebook's plain <details>: the class of a formula inside it is not the block's kind.
+    out = pe.collapse('<details><summary>How</summary>at <span class="katex">x</span></details>')
+    assert (
+        out
+        == '<div class="admonition note print-collapsed"><p class="admonition-title">How</p></div>'
+    )
+
+
 def test_the_pdf_dates_are_set_in_place():
     pdf = b"%PDF\n/CreationDate (D:20261201160014+00'00')\n/ModDate (D:20261201160014+00'00')>>"
     fixed = pe.fix_dates(pdf, 1767225600)

@@ -274,12 +274,12 @@ def without_everyday_tooltips(page_html: str) -> str:
     glossary put inside the mark (Markdown's abbreviations, or `abbreviate_html`) is undone."""
 
     def unwrap(m: re.Match[str]) -> str:
-        return _ABBR.sub(r"\1", m.group(0))
+        return _ANY_ABBR.sub(r"\1", m.group(0))
 
     return _EVERYDAY.sub(unwrap, page_html)
 
 
-_ABBR = re.compile(r"<abbr\b[^>]*>(.*?)</abbr>", re.S)
+_ANY_ABBR = re.compile(r"<abbr\b[^>]*>(.*?)</abbr>", re.S)
 
 
 def without_own_tooltips(page_html: str, words: list[Word], page: str) -> str:

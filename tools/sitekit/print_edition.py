@@ -248,7 +248,7 @@ def collapse(page_html: str) -> str:
     out: list[str] = []
     at = 0
     depth = 0  # inside a closed <details> being left out: its nesting depth
-    start = 0
+    start, opened = 0, ""  # where the closed <details> began, and its tag's attributes
     for m in _DETAILS.finditer(page_html):
         closing, attrs = m.group(1) == "/", m.group(2)
         if depth:
@@ -257,7 +257,7 @@ def collapse(page_html: str) -> str:
                 block = page_html[start : m.end()]
                 summary = _SUMMARY.search(block)
                 title = summary.group(1) if summary else ""
-                classes = _CLASS.search(page_html[start : start + 200])
+                classes = _CLASS.search(opened)  # the <details> tag's own class, not its content's
                 kind = classes.group(1) if classes else "note"
                 out.append(
                     f'<div class="admonition {kind} print-collapsed">'
@@ -267,7 +267,7 @@ def collapse(page_html: str) -> str:
             continue
         if not closing and not re.search(r"\bopen\b", attrs):
             out.append(page_html[at : m.start()])
-            start, depth = m.start(), 1
+            start, depth, opened = m.start(), 1, attrs
     out.append(page_html[at:])
     return "".join(out)
 

@@ -858,10 +858,10 @@ def final_scores(
     Returns:
         The scores, shape ``(len(hypers), len(seeds), n, n_k)``, and the targets, the same shape.
     """
-    from paperlens.experiments.attention_training import _loss_and_grads, _start
+    from paperlens.experiments.attention_training import loss_and_grads, start_task
 
     S = len(seeds)
-    task, weights = _start(seeds, n_k, n, d_model, d_k, d_model, noise, False, None)
+    task, weights = start_task(seeds, n_k, n, d_model, d_k, d_model, noise, False, None)
     tile = len(hypers)
     X_k, X_q, Y = (np.tile(a, (tile, 1, 1)) for a in task)  # (R, n_k | n, ...)
     params = [np.tile(w, (tile, 1, 1)) for w in weights]  # W_q, W_k: (R, d_model, d_k)
@@ -869,7 +869,7 @@ def final_scores(
     lr = np.repeat([h.lr for h in hypers], S)[:, None, None]
     with np.errstate(over="ignore", invalid="ignore"):
         for _ in range(steps):
-            _, grads = _loss_and_grads(params, X_q, X_k, Y, c, loss)
+            _, grads = loss_and_grads(params, X_q, X_k, Y, c, loss)
             params = [p - lr * g for p, g in zip(params, grads, strict=True)]
     Q, K = X_q @ params[0], X_k @ params[1]  # (R, n, d_k), (R, n_k, d_k)
     scores = (Q * c) @ K.swapaxes(-1, -2)  # (R, n, n_k)

@@ -174,7 +174,7 @@ def train(
     if loss not in ("mse", "ce") or (values and loss != "mse"):
         raise ValueError(f"loss must be 'mse', or 'ce' without values, got {loss!r}")
     S = len(seeds)
-    task, weights = _start(seeds, n_k, n, d_model, d_k, d_v, noise, values, perturbation)
+    task, weights = start_task(seeds, n_k, n, d_model, d_k, d_v, noise, values, perturbation)
     h = {f: _per_run([getattr(x, f) for x in hypers], S) for f in Hyper._fields}  # each (R, 1, 1)
     tile = len(hypers)
     X_k, X_q, Y = (np.tile(a, (tile, 1, 1)) for a in task)  # (R, n_k | n, ...)
@@ -191,7 +191,7 @@ def train(
     losses = np.empty((steps + 1, len(hypers) * S))  # (steps + 1, R)
     with np.errstate(over="ignore", invalid="ignore"):  # a diverging run turns NaN, not an error
         for step in range(steps + 1):
-            value, grads = _loss_and_grads(params, X_q, X_k, target, h["scale"], loss)
+            value, grads = loss_and_grads(params, X_q, X_k, target, h["scale"], loss)
             losses[step] = value
             if step == steps:
                 break
@@ -209,7 +209,7 @@ def train(
     return losses.T.reshape(len(hypers), S, steps + 1)
 
 
-def _start(
+def start_task(
     seeds: Sequence[int],
     n_k: int,
     n: int,
@@ -235,7 +235,7 @@ def _start(
     return task, perturb(stacked, perturbation)
 
 
-def _loss_and_grads(
+def loss_and_grads(
     params: list[FloatArray],
     X_q: FloatArray,
     X_k: FloatArray,
