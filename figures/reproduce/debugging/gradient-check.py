@@ -37,7 +37,7 @@ def make_figure(style, layout):
         f"{sci(min(c['errors'].values()))} and {sci(max(c['errors'].values()))}. The copy with "
         f"the planted bug is above the threshold for {', '.join(wrong)}, from "
         f"{min(c['errors_bug'][n] for n in wrong):.2f} to "
-        f"{max(c['errors_bug'][n] for n in wrong):.2f}, and below it for the output layer's "
-        f"{' and '.join(n for n in names if n not in wrong)}."
+        f"{max(c['errors_bug'][n] for n in wrong):.2f}, and below it for "
+        f"{', '.join(n for n in names if n not in wrong)}."
     )
     return pl.show(fig, alt)
