@@ -498,9 +498,19 @@ own_fall = [  # post hoc: Page's test for a *fall* of the tuned residual loss, e
 assert not any(c.holds for c in own_fall)  # "the data do not show their loss falling"
 steep = [int(np.sum(tuned_all[0, :, b] > tuned_all[1, :, b])) for b in range(len(fs.budgets))]
 sign4 = [stats.binomtest(k, len(fs.seeds), alternative="greater").pvalue for k in steep]
-arg = flog.argmin(axis=1)  # (arm, depth, seed, budget): each net's best rate, as an index
-at_low = (arg == 0).sum(axis=2)  # (arm, depth, budget): nets at the grid's lowest rate
-at_high = (arg == len(fs.lrs) - 1).sum(axis=2)  # (arm, depth, budget): at the highest
+# How many nets do best at each rate. The log keeps losses to four decimals of log₁₀, where
+# near-equal losses tie (and argmin would pick the lowest rate), so the count comes from the
+# log's own count of the unrounded losses; without it, a tie counts at no rate.
+rate_count = entry and entry["outcome"].get("best rate, count (arm, depth, budget, rate)")
+if rate_count:
+    counts = np.array(rate_count)  # (arm, depth, budget, rate)
+else:
+    ties = (flog == flog.min(axis=1, keepdims=True)).sum(axis=1)  # (arm, depth, seed, budget)
+    unique = ties == 1
+    arg = np.where(unique, flog.argmin(axis=1), -1)
+    counts = np.stack([(arg == i).sum(axis=2) for i in range(len(fs.lrs))], axis=-1)
+at_low = counts[..., 0]  # (arm, depth, budget): nets at the grid's lowest rate
+at_high = counts[..., -1]  # (arm, depth, budget): at the highest
 n_seeds = len(fs.seeds)
 
 
@@ -545,9 +555,10 @@ deeper nets doing better (at the build's rate they do, section 2, post hoc).
 
 **At the grid's edge.** A net's "best rate" is the best of the grid. Of {n_seeds} nets,
 after {", ".join(map(str, fs.budgets))} steps, the best rate is the grid's lowest,
-{fs.lrs[0]:g}, for: {edge(at_low, range(so + 1))}; and the grid's highest, {fs.lrs[-1]:g},
-for: {edge(at_high, range(len(fs.arms)))}. (Section 4 counts the
-$1/\\sqrt{{L}}$-only nets at the lowest rate: they learn about nothing.) The claims say
+{fs.lrs[0]:g}, for: {edge(at_low, range(len(fs.arms)))}; and the grid's highest,
+{fs.lrs[-1]:g}, for: {edge(at_high, range(len(fs.arms)))}. (These counts come from the
+unrounded losses; the deep $1/\\sqrt{{L}}$-only nets learn about nothing at any rate,
+section 4, so which rate is their best says little.) The claims say
 "best of the {len(fs.lrs)} rates" and are true as stated; whether those nets would do better
 still at a rate beyond the grid is not answered."""
 )
@@ -637,7 +648,8 @@ dead_at = [at_scale[fs.depths.index(d)] for d in dead]
 first_step = [g / (g + adam_eps) for g, _, _ in dead_at]  # Adam's first step, over the rate
 assert all(b > 100 * adam_eps for _, b, _ in dead_at)  # "far above epsilon"
 dead_i = [fs.depths.index(d) for d in dead]
-at_floor = int((arg[sc, dead_i, :, 0] == 0).sum())  # scale-only nets at the lowest rate
+at_floor = int(at_low[sc, dead_i, 0].sum())  # scale-only nets at the lowest rate
+dead_loss = np.median(full.final_loss[sc][:, dead_i, :, 0], axis=-1)  # (rate, depth)
 entries = log.entries("residual_depth")
 v2_failed = [
     (i, c)
@@ -678,11 +690,17 @@ nets can fit a constant. What they cannot fit is the input: the top hidden layer
 across examples, over the first's, has a median of """
     + ", ".join(f"{v:.1g}" for _, _, v in dead_at)
     + f""" at those depths. These
-nets learn about nothing, at any rate: after {fs.budgets[0]} steps {at_floor} of
-{len(dead) * n_seeds} of them do best at the grid's lowest rate. A loss rising with depth was
-near-certain for both controls before a seed was drawn, and the exploration had shown it (the log's
-entry {controls_entry}). So claims 5 and 6 show what each half alone does; their small
-p-values do not make them tests.
+nets learn about nothing, at any rate: after {fs.budgets[0]} steps their median loss at
+every rate of the grid and each of those depths is {
+        f"{dead_loss.min():.3f}"
+        if f"{dead_loss.min():.3f}" == f"{dead_loss.max():.3f}"
+        else f"between {dead_loss.min():.3f} and {dead_loss.max():.3f}"
+    } (as the log keeps it, to four decimals of log₁₀), where 1 means
+nothing learned. Which rate is "best" among such near-equal losses varies from net to net:
+by the unrounded losses, the grid's lowest rate for {at_floor} of {len(dead) * n_seeds}. A
+loss rising with depth was near-certain for both controls before a seed was drawn, and the
+exploration had shown it (the log's entry {controls_entry}). So claims 5 and 6 show what each
+half alone does; their small p-values do not make them tests.
 
 **The claim that could fail did.** In design v2, claim 5 was a comparison:
 "{v2_claim["statement"]}". On the exploration seeds it failed ({v2_claim["evidence"]}, log
