@@ -134,7 +134,8 @@ at it), is only a starting point: the full sweep gives each net the best of
 # %% tags=["hide-input"]
 alpha, k = pl.experiments.claims.ALPHA, len(design.claims)
 per_seed = exp.slopes(np.moveaxis(result.final_loss[:, 0, :, :, 0], 1, -1), setup.depths)
-iqr = np.subtract(*np.percentile(per_seed, [75, 25], axis=-1))  # (arm,): plain, residual
+skew = stats.skew(per_seed, axis=-1)  # (arm,): plain, residual
+skew_diff = float(stats.skew(per_seed[0] - per_seed[1]))
 n_page, n_full = len(setup.seeds), len(exp.FULL.seeds)
 power = dict(design.power)
 Markdown(
@@ -188,10 +189,12 @@ seeds. Its null hypothesis is that each difference is symmetric about 0 (as when
 labels could be swapped within every seed), and for that null its p-value is exact. A
 rejection says the differences are not symmetric about 0; to read it as "their
 *pseudo-median* (the median of the averages of every two of them) is above 0" one must also
-assume that they are symmetric about some centre, which nothing here guarantees: each difference
-mixes two arms' slopes, spread differently (on this build's seeds the interquartile range of
-the plain slopes is {iqr[0]:.2f} decades per doubling and of the residual ones
-{iqr[1]:.2f}). The effect size is that pseudo-median's
+assume that they are symmetric about some centre, which nothing here guarantees. Different
+spreads would not break it (the difference of two independent symmetric variables is
+symmetric, whatever their spreads); skew would, in either arm's slopes, and so could the
+dependence between a seed's two slopes. On this build's seeds the sample skewness of the plain
+slopes is {skew[0]:+.2f}, of the residual ones {skew[1]:+.2f}, and of their differences
+{skew_diff:+.2f}. The effect size is that pseudo-median's
 Hodges–Lehmann estimate with its exact interval, under the same assumption. So each paired
 claim is also shown with an exact sign test (`scipy.stats.binomtest`), which assumes no
 symmetry: its null is that a seed's difference is as likely negative as positive, and a
@@ -609,11 +612,15 @@ confidence = 1 - 2 * design.alpha  # the interval matching the design's one-side
 def versus(a, b):
     """How arm a's slopes compare with arm b's, in words, with the shift and its interval."""
     hl = shifts[a]
-    how = "about as steeply as"
-    if hl.low > 0 or hl.high < 0:
-        how = "more steeply than" if hl.low > 0 else "less steeply than"
     interval = f"{100 * confidence:.4g}% interval {hl.low:+.2f} to {hl.high:+.2f}"
-    return f"{how} plain nets (slopes {hl.estimate:+.2f} decades per doubling apart, {interval})"
+    if hl.low > 0 or hl.high < 0:
+        how = "more steeply than plain nets" if hl.low > 0 else "less steeply than plain nets"
+        return f"{how} (slopes {hl.estimate:+.2f} decades per doubling apart, {interval})"
+    return (  # an interval holding 0 cannot tell the arms apart, nor show them alike
+        f"at a slope these data cannot tell apart from plain nets' (slopes {hl.estimate:+.2f} "
+        f"decades per doubling apart, {interval}: it holds no difference and differences as "
+        f"large as {max(-hl.low, hl.high):.2f}, with no margin fixed to call them alike)"
+    )
 
 
 shifts = {  # the slopes' differences from plain nets, paired by seed
@@ -662,6 +669,7 @@ v2_entry, v2_claim = v2_failed[0]
 v2_scale = next(  # v2's other control comparison, which held on the exploration seeds
     c for c in entries[v2_entry - 1]["outcome"]["claims"] if "1/√L alone" in c["statement"]
 )
+assert "Mann–Whitney" in v2_scale["test"] and "unpaired" in v2_scale["test"]  # "v2 tested it"
 scale_vs = pl.experiments.claims.paired_greater(tuned[sc], tuned[plain_i], "", alpha=design.alpha)
 controls_entry = next(i for i, e in enumerate(entries, 1) if e["design"] == "v1-controls")
 Markdown(
@@ -706,7 +714,9 @@ half alone does; their small p-values do not make them tests.
 "{v2_claim["statement"]}". On the exploration seeds it failed ({v2_claim["evidence"]}, log
 entry {v2_entry}), and design v3 replaced it by the claim above, that the loss rises with
 depth at all. Design v2's other comparison,
-"{v2_scale["statement"]}", held on the exploration seeds ({v2_scale["evidence"]}), and
+"{v2_scale["statement"]}", held on the exploration seeds ({v2_scale["evidence"]}, by v2's
+test for it: {v2_scale["test"]}, the two-sample test that "How the claims are decided" explains does
+not apply to nets paired by seed), and
 design v3 replaced it too, by claim 6 above, which could hardly fail; the log records no
 reason for that replacement.
 
@@ -721,10 +731,13 @@ than plain nets
 training must first undo that (a hypothesis: nothing here measures where the budget goes).
 Nets with the $1/\\sqrt{{L}}$ but no shortcuts rise {versus(sc, plain_i)}; the shrunk signal
 dies out layer by layer, and at {fs.depths[-1]} layers their median loss is
-{10**scale_only:.2g}, where 1 means nothing learned. That comparison is v2's dropped claim:
-on these confirmation seeds, at the design's level, its paired signed-rank test gives
+{10**scale_only:.2g}, where 1 means nothing learned. That comparison is v2's dropped claim.
+v2 tested it with the unpaired Mann–Whitney test; on these confirmation seeds, at the
+design's level, the paired signed-rank test, which is not v2's test, gives
 {scale_vs.evidence}, {"below" if scale_vs.holds else "not below"} {design.alpha:.2g}, though
-{int(np.sum(tuned[sc] > tuned[plain_i]))} of {n_seeds} seeds lean that way. (The comparisons
+{int(np.sum(tuned[sc] > tuned[plain_i]))} of {n_seeds} seeds lean that way. The two
+p-values come from different tests, so they are not one test replicating or failing to
+replicate. (The comparisons
 with plain nets are descriptions, not claims of the design; the intervals are at
 {100 * confidence:.4g}%, matching the design's one-sided level {design.alpha:.2g}.)
 
