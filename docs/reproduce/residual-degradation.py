@@ -104,17 +104,25 @@ residual nets of one seed start from the same draw, not the same weights, since 
 ones are then scaled by $1/\\sqrt{{L}}$.
 
 **Scaled weights are not a multiplier, under Adam.** Adam's step hardly depends on the size
-of a gradient, so starting from $W = cV$ and training $W$ at rate $\\eta$ is, up to Adam's
-$\\epsilon$, the same as training $V$ at rate $\\eta / c$ with $c$ in the forward pass. Our
-residual nets are therefore the parametrisation $h + F(h)/\\sqrt{{L}}$ trained at
+of a gradient, so starting from $W = cV$ and training $W$ at rate $\\eta$ is the same as
+training $V$ at rate $\\eta / c$ with $c$ in the forward pass, provided Adam's $\\epsilon$ is
+scaled too, to $c\\epsilon$ (the gradient with respect to $V$ is $c$ times that with
+respect to $W$). With the same $\\epsilon$ for both, the two are not the same nets: our
+residual nets meet gradients near $\\epsilon$ as well, and in a check run outside this page
+(on seeds apart from the page's) the multiplier form with $\\epsilon$ unscaled ended, in the
+deep nets, with medians close to the residual nets' but single nets decades of loss apart;
+with $\\epsilon$ scaled, single nets still differed, by rounding alone, but far less.
+Our residual nets are therefore the parametrisation $h + F(h)/\\sqrt{{L}}$ trained at
 $\\sqrt{{L}}$ times the rate, {np.sqrt(setup.depths[0]):.1f} times at {setup.depths[0]}
-layers to {np.sqrt(setup.depths[-1]):.1f} times at {setup.depths[-1]}: at one rate, a deeper
+layers to {np.sqrt(setup.depths[-1]):.1f} times at {setup.depths[-1]}, and with Adam's
+$\\epsilon$ divided by $\\sqrt{{L}}$: at one rate, a deeper
 residual net takes relatively larger steps than a plain one. Writing $h + F(h)/\\sqrt{{L}}$ at
 rate {setup.lr:g} is a different experiment.
 
 **Why one learning rate is not enough.** Adam moves each weight by about the learning rate
 per step, whatever the size of its gradient, as long as the gradient is well above Adam's
-$\\epsilon = 10^{{-8}}$ (section 4 meets nets where it is not). That does not make one rate fit
+$\\epsilon = 10^{{-8}}$ (section 4 meets nets where it is not, and the residual nets meet
+some such gradients too, as above). That does not make one rate fit
 every depth: the
 output moves by the combined effect of every layer's step, and a deeper net has more layers
 stepping at once. So the build's rate, {setup.lr:g} (the rate of the page's earlier design: not
@@ -936,7 +944,8 @@ residual change does the work, waits for the full sweep's confirmation (claims 3
 # layer gradients, a regime He et al.'s nets avoid: part of our degradation may be that.
 # Our residual arm is tied to Adam: scaled starting weights at one rate are a $1/\sqrt{L}$
 # multiplier at $\sqrt{L}$ times that rate (the setup says why), so a reproduction that writes
-# the multiplier must scale the rate too. Only some of our nets had plateaued by our
+# the multiplier must scale the rate too, and Adam's $\epsilon$ by $1/\sqrt{L}$ to train the
+# same nets. Only some of our nets had plateaued by our
 # criterion, so the claims are about training loss at these budgets: whether the gap would
 # close with a much longer run, as a slow convergence would allow, is not tested. Our blocks
 # hold one layer each (with the ReLU in front), where He et al.'s hold two or three. The
