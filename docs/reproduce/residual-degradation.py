@@ -967,8 +967,15 @@ residual change does the work, waits for the full sweep's confirmation (claims 3
 # the multiplier must scale the rate too, and Adam's $\epsilon$ by $1/\sqrt{L}$ to train the
 # same nets. Only some of our nets had plateaued by our
 # criterion, so the claims are about training loss at these budgets: whether the gap would
-# close with a much longer run, as a slow convergence would allow, is not tested. Our blocks
-# hold one layer each (with the ReLU in front), where He et al.'s hold two or three. The
+# close with a much longer run, as a slow convergence would allow, is not tested. The
 # seeds vary the starting weights only: every net sees the same data, so "run again" here
 # means the same task from a new start, and the claims are about the distribution over
 # starting draws for this one data set.
+#
+# Nor does it test He et al.'s blocks. Ours hold one layer each (with the ReLU in front),
+# where He et al.'s hold two or three, and of one-layer blocks the paper says (§3.2):
+#
+# > "But if $\mathcal{F}$ has only a single layer, Eqn.(1) is similar to a linear layer:
+# > $\mathbf{y} = W_1\mathbf{x} + \mathbf{x}$, for which we have not observed advantages."
+#
+# So the block our residual arm uses is one for which the paper reports no advantage.
