@@ -339,7 +339,8 @@ class Design(NamedTuple):
     that the chance that any claim holds by luck, when its null is true, is at most
     `claims.ALPHA`."""
     exploration_seeds: tuple[int, ...]
-    """The seeds every design tried in the log ran on."""
+    """The seeds the designs were explored on. A few of the log's runs used others (a dry run,
+    and an earlier design's confirmation seeds); the log lists each run's seeds."""
     page_seeds: tuple[int, ...]
     """The seeds claims 1 and 2 are decided on, by the build's run (`PAGE`): no entry of the
     log before the design was fixed used them."""
