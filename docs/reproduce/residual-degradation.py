@@ -109,9 +109,10 @@ training $V$ at rate $\\eta / c$ with $c$ in the forward pass, provided Adam's $
 scaled too, to $c\\epsilon$ (the gradient with respect to $V$ is $c$ times that with
 respect to $W$). With the same $\\epsilon$ for both, the two are not the same nets: our
 residual nets meet gradients near $\\epsilon$ as well, and in a check run outside this page
-(on seeds apart from the page's) the multiplier form with $\\epsilon$ unscaled ended, in the
-deep nets, with medians close to the residual nets' but single nets decades of loss apart;
-with $\\epsilon$ scaled, single nets still differed, by rounding alone, but far less.
+(on the page's seeds, after the claims were decided) the multiplier form with $\\epsilon$
+unscaled ended, in the deep nets, with medians close to the residual nets' but single nets
+decades of loss apart; with $\\epsilon$ scaled, the medians matched and single nets differed
+far less.
 Our residual nets are therefore the parametrisation $h + F(h)/\\sqrt{{L}}$ trained at
 $\\sqrt{{L}}$ times the rate, {np.sqrt(setup.depths[0]):.1f} times at {setup.depths[0]}
 layers to {np.sqrt(setup.depths[-1]):.1f} times at {setup.depths[-1]}, and with Adam's
