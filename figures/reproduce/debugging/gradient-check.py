@@ -25,7 +25,7 @@ def make_figure(style, layout):
     ax.annotate("pass below", (x[-1] + 0.5, PASS), xytext=(0, 3), textcoords="offset points",
                 ha="right", va="bottom", color=style.muted, fontsize="small")  # fmt: skip
     ax.set_yscale("log")
-    ax.set_xticks(x, names, rotation=30 if layout.stacked else 0)
+    ax.set_xticks(x, names, rotation=90 if layout.stacked else 30)
     ax.set_xlabel("parameter (input layer → output layer)")
     ax.set_ylabel("relative difference\nfrom finite differences")
     fig.legend(frameon=False, loc="outside upper center", ncols=1 if layout.stacked else 2)
