@@ -38,15 +38,18 @@ def loss_at(net):
 
 
 def gradient_check(net, backward):
-    """Each parameter's relative difference between its gradient and finite differences."""
+    """Each parameter's relative difference from finite differences, one per hidden layer."""
     y_hat, cache = pl.mlp(net, X, residual=False)
     grads = backward(net, cache, pl.mse_loss_backward(y_hat, y))
     errors = {}
     for name, hand in zip(net._fields, grads, strict=True):
         nudged = lambda w, name=name: loss_at(net._replace(**{name: w}))  # noqa: E731
         numeric = pl.numerical_gradient(nudged, getattr(net, name))
-        size = np.linalg.norm(hand) + np.linalg.norm(numeric)
-        errors[name] = np.linalg.norm(hand - numeric) / size
+        for i in range(len(hand)) if name in ("W", "b") else [None]:  # W, b: one per layer
+            key, g, n = (name, hand, numeric)
+            if i is not None:
+                key, g, n = f"{name}[{i}]", hand[i], numeric[i]
+            errors[key] = np.linalg.norm(g - n) / (np.linalg.norm(g) + np.linalg.norm(n))
     return errors
 
 

@@ -25,7 +25,7 @@ def make_figure(style, layout):
     ax.annotate("pass below", (x[-1] + 0.5, PASS), xytext=(0, 3), textcoords="offset points",
                 ha="right", va="bottom", color=style.muted, fontsize="small")  # fmt: skip
     ax.set_yscale("log")
-    ax.set_xticks(x, names, rotation=30 if layout.stacked else 0)
+    ax.set_xticks(x, names, rotation=90 if layout.stacked else 30)
     ax.set_xlabel("parameter (input layer → output layer)")
     ax.set_ylabel("relative difference\nfrom finite differences")
     fig.legend(frameon=False, loc="outside upper center", ncols=1 if layout.stacked else 2)
@@ -37,7 +37,7 @@ def make_figure(style, layout):
         f"{sci(min(c['errors'].values()))} and {sci(max(c['errors'].values()))}. The copy with "
         f"the planted bug is above the threshold for {', '.join(wrong)}, from "
         f"{min(c['errors_bug'][n] for n in wrong):.2f} to "
-        f"{max(c['errors_bug'][n] for n in wrong):.2f}, and below it for the output layer's "
-        f"{' and '.join(n for n in names if n not in wrong)}."
+        f"{max(c['errors_bug'][n] for n in wrong):.2f}, and below it for "
+        f"{', '.join(n for n in names if n not in wrong)}."
     )
     return pl.show(fig, alt)

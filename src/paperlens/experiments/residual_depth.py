@@ -127,7 +127,7 @@ def init_nets(
         width: hidden size.
         depth: hidden layers L.
         scaled: multiply the hidden weights by $1/\\sqrt{L}$.
-        perturbation: change every starting weight's last bits (`claims.perturb`).
+        perturbation: change every starting weight's last dozen or so bits (`claims.perturb`).
 
     Returns:
         ``MLPParams`` with a seed axis: W of shape ``(depth, len(seeds), width, width)``.
@@ -167,7 +167,7 @@ def train(
         seeds: one net per seed.
         steps: Adam steps.
         lr: Adam's learning rate.
-        perturbation: change the starting weights' last bits (`claims.perturb`).
+        perturbation: change the starting weights' last dozen or so bits (`claims.perturb`).
 
     Returns:
         The training loss before each step and after the last, shape
@@ -222,7 +222,7 @@ def train_depths(
         seeds: networks per depth.
         steps: Adam steps.
         lr: Adam's learning rate, the same for every depth.
-        perturbation: change the starting weights' last bits (`claims.perturb`).
+        perturbation: change the starting weights' last dozen or so bits (`claims.perturb`).
 
     Returns:
         Training loss before each step and after the last, shape
@@ -287,7 +287,7 @@ def gradient_norms_at_init(
         width: hidden size.
         residual: the residual arm (`RESIDUAL`), else plain.
         seeds: one network per seed.
-        perturbation: change the starting weights' last bits (`claims.perturb`).
+        perturbation: change the starting weights' last dozen or so bits (`claims.perturb`).
 
     Returns:
         The norms, shape ``(len(seeds), depth)``; column 0 is the layer nearest the input.
@@ -310,10 +310,14 @@ def gradient_norms_at_init(
 # The design, fixed before the confirmation run
 
 DEPTHS = (4, 8, 16, 32, 48)
-"""The depth range of every trend, in order: from the plain nets' best depth on the
-exploration seeds (4 layers, at the build's rate) to the deepest net trained."""
+"""The depth range of every trend, in order, from 4 layers to the deepest net trained. Four
+layers was the plain nets' best depth on the exploration seeds in design v1 (300 steps at the
+build's rate, depths 2 to 48); at the build's budget, 200 steps, their best depth on those seeds
+is 8, so the range starts below the plain nets' best depth and the plain trend comes from the
+deeper nets."""
 LR = 0.002
-"""The build's learning rate (the rate of the design before issue 20, not tuned)."""
+"""The build's learning rate: the rate of the design before issue 20, not tuned for the loss,
+but kept after the exploration (log entry 3) had shown both trends at it."""
 LRS = (0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064)
 """The learning-rate grid of the full sweep, a factor 2 apart; on the exploration seeds the
 best rate of every plain and residual net fell inside it. On the full sweep's confirmation
@@ -335,7 +339,8 @@ class Design(NamedTuple):
     that the chance that any claim holds by luck, when its null is true, is at most
     `claims.ALPHA`."""
     exploration_seeds: tuple[int, ...]
-    """The seeds every design tried in the log ran on."""
+    """The seeds the designs were explored on. A few of the log's runs used others (a dry run,
+    and an earlier design's confirmation seeds); the log lists each run's seeds."""
     page_seeds: tuple[int, ...]
     """The seeds claims 1 and 2 are decided on, by the build's run (`PAGE`): no entry of the
     log before the design was fixed used them."""
@@ -450,7 +455,7 @@ class Setup(NamedTuple):
     """The loss at a budget is the geometric mean of its last `tail` steps (`final_loss`)."""
     rerun: bool = False
     """Train the deepest plain and residual nets again with their starting weights changed in
-    the last bits (at the base rate and budget), to see how chaotic they are."""
+    the last dozen or so bits (at the base rate and budget), to see how chaotic they are."""
     grad_depth: int = 32
     """Depth of the nets whose gradients are measured at initialisation (a figure, no claim)."""
     grad_width: int = 32
@@ -472,7 +477,7 @@ class Result(NamedTuple):
     ``(2, seeds, grad_depth)``."""
     rerun_loss: FloatArray | None
     """The deepest plain and residual nets' loss at the base rate and budget, rerun with their
-    starting weights changed in the last bits, shape ``(2, seeds)``; None without
+    starting weights changed in the last dozen or so bits, shape ``(2, seeds)``; None without
     `Setup.rerun`."""
 
 
@@ -514,8 +519,8 @@ def run(
 
     Args:
         setup: the configuration (`PAGE`, `FULL`, or another).
-        perturbation: change every starting weight's last bits, as another CPU's rounding
-            would (the tests run the page's claims this way).
+        perturbation: change every starting weight's last dozen or so bits, a stress test of
+            what another CPU's rounding does (the tests run the page's claims this way).
         jobs: processes to train in (the trainings are independent).
         store: a folder that keeps each training's loss curves as it finishes, so that a long
             run that is stopped resumes where it was (the full sweep's command uses one).
@@ -555,7 +560,7 @@ def run(
     rerun = None
     if s.rerun:
         # The rerun starts from the unperturbed weights changed by another perturbation, the
-        # same for both arms, so run and rerun differ in the last bits of every weight.
+        # same for both arms, so run and rerun differ in the last dozen or so bits of every weight.
         again = Perturbation(seed=1000 + (perturbation.seed if perturbation else 0))
         rerun = np.stack(
             [
@@ -611,9 +616,12 @@ def rises_with_depth(
     Within each seed the depths are ranked by their loss; Page's statistic weights each depth's
     rank sum by its place in the predicted order. Its null hypothesis is that, within every
     seed, the losses at the different depths are exchangeable, so that each order of the
-    depths is equally likely (depth has no effect on a seed's losses); the seeds must be
-    independent of each other, and the p-value is exact for that null. A rejection says that
-    the ranks lean the predicted way, not that every step rises, nor by how much. The effect
+    depths is equally likely; the seeds must be independent of each other, and the p-value is
+    exact for that null. Exchangeability is more than "depth does not change the distribution
+    of each loss": the losses must also depend on each other alike. Nets of one seed that share
+    their first layers (nested depths) need not, and then the level is not guaranteed. A
+    rejection says that the ranks lean the predicted way, not that every step rises, nor by how
+    much. The effect
     size is the Hodges–Lehmann estimate of the seeds' `slopes` (their pseudo-median) with its
     exact interval, which assumes the slopes symmetric about their centre
     (`claims.hodges_lehmann`). It describes the size of the trend and is not what decides the
