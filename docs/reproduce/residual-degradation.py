@@ -113,9 +113,10 @@ residual nets meet gradients near $\\epsilon$ as well, and in a check run outsid
 unscaled ended, in the deep nets, with medians close to the residual nets' but single nets
 decades of loss apart; with $\\epsilon$ scaled, the medians matched and single nets differed
 far less.
-Our residual nets are therefore the parametrisation $h + F(h)/\\sqrt{{L}}$ trained at
-$\\sqrt{{L}}$ times the rate, {np.sqrt(setup.depths[0]):.1f} times at {setup.depths[0]}
-layers to {np.sqrt(setup.depths[-1]):.1f} times at {setup.depths[-1]}, and with Adam's
+Our residual nets are therefore the parametrisation $h + F(h)/\\sqrt{{L}}$ with its branch
+weights and biases (not the input and output layers, which are not scaled and keep the rate
+and $\\epsilon$) trained at $\\sqrt{{L}}$ times the rate,
+{np.sqrt(setup.depths[0]):.1f} times at {setup.depths[0]} layers to {np.sqrt(setup.depths[-1]):.1f} times at {setup.depths[-1]}, and with Adam's
 $\\epsilon$ divided by $\\sqrt{{L}}$: at one rate, a deeper
 residual net takes relatively larger steps than a plain one. Writing $h + F(h)/\\sqrt{{L}}$ at
 rate {setup.lr:g} is a different experiment.
@@ -202,9 +203,10 @@ rejection says the differences are not symmetric about 0; to read it as "their
 *pseudo-median* (the median of the averages of every two of them) is above 0" one must also
 assume that they are symmetric about some centre, which nothing here guarantees. Different
 spreads would not break it (the difference of two independent symmetric variables is
-symmetric, whatever their spreads); skew would, in either arm's slopes, and so could the
-dependence between a seed's two slopes. On this build's seeds the sample skewness of the plain
-slopes is {skew[0]:+.2f}, of the residual ones {skew[1]:+.2f}, and of their differences
+symmetric, whatever their spreads), nor would the same skew in both arms (the difference of
+two independent variables of one shape is symmetric); a difference in shape between the arms
+would, and so could the dependence between a seed's two slopes. On this build's seeds the
+sample skewness of the plain slopes is {skew[0]:+.2f}, of the residual ones {skew[1]:+.2f}, and of their differences
 {skew_diff:+.2f}. The effect size is that pseudo-median's
 Hodges–Lehmann estimate with its exact interval, under the same assumption. So each paired
 claim is also shown with an exact sign test (`scipy.stats.binomtest`), which assumes no
@@ -471,8 +473,8 @@ rises_after = len(dips) == 0 or all(
 Markdown(
     f"""In both arms the best rate {"falls" if falls else "does not always fall"} from
 {fs.depths[0]} to {fs.depths[-1]} layers{
-        ": a deep net has more layers stepping at once, and the residual nets' steps also grow "
-        "as √L (the setup says why)"
+        " (one likely reason, not tested here: a deep net has more layers stepping at once, and "
+        "the residual nets' steps also grow as √L, as the setup says)"
         if falls
         else ", though the sum of many layers' steps suggests that a deep net needs smaller ones"
     }. Tuned, Page's test finds the plain nets' losses ranked upward with depth at every budget
@@ -783,7 +785,8 @@ slope after {fs.budgets[0]} steps is larger than the residual nets', paired by s
         )
     )
     + """. The two halves are not two additive parts: the $1/\\sqrt{L}$ helps a stream with
-shortcuts and kills one without, an interaction, so "which half does the work" has no
+shortcuts and, from 16 layers on, kills one without (at 4 layers the $1/\\sqrt{L}$-only nets
+end about where plain ones do), an interaction, so "which half does the work" has no
 answer here beyond "both together".
 
 """
@@ -863,7 +866,8 @@ correlation between their order in the two runs is {order[0]:.2f}. The residual 
 no claim here rests on one seed.
 
 It also says what pairing by seed buys. Seed $s$ gives every arm and depth the same starting
-draw, but what that draw decides does not survive training in the deep plain nets. On
+draw, but whether what that draw decides for a plain net carries over to its residual twin is
+another question from whether it survives a nudge (above). On
 {source}, the rank correlation between a seed's plain slope and its residual slope, at the
 build's rate, is {paired:.2f}, with an approximate 95% interval of {paired_low:.2f} to
 {paired_high:.2f} (Fisher's $z$ with Bonett and Wright's variance): {slope.shape[1]} seeds
@@ -988,4 +992,6 @@ residual change does the work, waits for the full sweep's confirmation (claims 3
 # > "But if $\mathcal{F}$ has only a single layer, Eqn.(1) is similar to a linear layer:
 # > $\mathbf{y} = W_1\mathbf{x} + \mathbf{x}$, for which we have not observed advantages."
 #
-# So the block our residual arm uses is one for which the paper reports no advantage.
+# The paper's reason is that such a block is nearly linear; ours has the ReLU inside the branch,
+# $h + \mathrm{relu}(h)W + b$, so it is not that linear block, but it is also not the two- or
+# three-layer block whose advantage the paper reports.
