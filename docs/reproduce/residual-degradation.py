@@ -116,10 +116,10 @@ far less.
 Our residual nets are therefore the parametrisation $h + F(h)/\\sqrt{{L}}$ with its branch
 weights and biases (not the input and output layers, which are not scaled and keep the rate
 and $\\epsilon$) trained at $\\sqrt{{L}}$ times the rate,
-{np.sqrt(setup.depths[0]):.1f} times at {setup.depths[0]} layers to {np.sqrt(setup.depths[-1]):.1f} times at {setup.depths[-1]}, and with Adam's
-$\\epsilon$ divided by $\\sqrt{{L}}$: at one rate, a deeper
-residual net takes relatively larger steps than a plain one. Writing $h + F(h)/\\sqrt{{L}}$ at
-rate {setup.lr:g} is a different experiment.
+{np.sqrt(setup.depths[0]):.1f} times at {setup.depths[0]} layers to
+{np.sqrt(setup.depths[-1]):.1f} times at {setup.depths[-1]}, and with Adam's $\\epsilon$
+divided by $\\sqrt{{L}}$: at one rate, a deeper residual net takes relatively larger steps
+than a plain one. Writing $h + F(h)/\\sqrt{{L}}$ at rate {setup.lr:g} is a different experiment.
 
 **Why one learning rate is not enough.** Adam moves each weight by about the learning rate
 per step, whatever the size of its gradient, as long as the gradient is well above Adam's
@@ -206,8 +206,8 @@ spreads would not break it (the difference of two independent symmetric variable
 symmetric, whatever their spreads), nor would the same skew in both arms (the difference of
 two independent variables of one shape is symmetric); a difference in shape between the arms
 would, and so could the dependence between a seed's two slopes. On this build's seeds the
-sample skewness of the plain slopes is {skew[0]:+.2f}, of the residual ones {skew[1]:+.2f}, and of their differences
-{skew_diff:+.2f}. The effect size is that pseudo-median's
+sample skewness of the plain slopes is {skew[0]:+.2f}, of the residual ones {skew[1]:+.2f},
+and of their differences {skew_diff:+.2f}. The effect size is that pseudo-median's
 Hodges–Lehmann estimate with its exact interval, under the same assumption. So each paired
 claim is also shown with an exact sign test (`scipy.stats.binomtest`), which assumes no
 symmetry: its null is that a seed's difference is as likely negative as positive, and a
