@@ -9,8 +9,8 @@ and mobile (Lighthouse's default: a mid-range phone, throttled):
 
 - the home page;
 - one Foundations page, one Walkthrough page and one notebook page (``reproduce/``), the first
-  built in each folder that is not its index (else its index); a missing one is reported and
-  left out.
+  built in each folder that is not its index or its print edition (else its index); a missing
+  one is reported and left out.
 
 It prints each category's score and each page's transferred bytes, split into *shared* and
 *own*. Shared bytes are the files every page loads and a browser caches after the first:
@@ -81,7 +81,8 @@ def pick_pages(site: Path) -> list[tuple[str, str]]:
         ("notebook", "reproduce/"),
     ):
         inside = [p for p in paths if p.startswith(folder)]
-        pages = [p for p in inside if p != folder] or inside
+        # not the index, nor the section's print edition (all its pages on one, not a page)
+        pages = [p for p in inside if p not in (folder, f"{folder}print/")] or inside
         if pages:
             chosen.append((label, pages[0]))
         else:
