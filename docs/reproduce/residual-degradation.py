@@ -94,7 +94,8 @@ rate {setup.lr:g}. A net's loss at the end of a budget is its geometric mean ove
 {setup.tail} steps, so that Adam's step-to-step jitter at small losses does not decide a
 comparison.
 
-**The starting weights.** Plain layers start from He et al.'s $N(0, 2/n_\\text{{in}})$, which
+**The starting weights.** The hidden layers start from He et al.'s $N(0, 2/n_\\text{{in}})$
+(the input layer from $N(0, 1/d_\\text{{in}})$), which
 keeps the signal's size through a ReLU. With shortcuts and the same weights the signal's mean
 square would double at every layer; ResNet prevents that with batch normalisation, which we do
 not have, so the residual nets' branch weights are multiplied by $1/\\sqrt{{L}}$ (as GPT-2
@@ -136,7 +137,9 @@ at it), is only a starting point: the full sweep gives each net the best of
 # %% [markdown]
 # ## How the claims are decided
 #
-# The design is fixed in code, `exp.DESIGN`, and was committed before the runs that decide it.
+# The design is fixed in code, `exp.DESIGN`, and was committed before the runs that decide it
+# (except that the full sweep resumed from trainings an earlier, stopped start had computed; a
+# training does not depend on the tests that judge it, and none of them was looked at).
 # It was chosen on exploration seeds; the claims are decided on confirmation seeds that no
 # design choice saw, and the experiment log at the end of the page lists every design tried,
 # including those abandoned.
@@ -788,8 +791,8 @@ slope after {fs.budgets[0]} steps is larger than the residual nets', paired by s
         )
     )
     + """. The two halves are not two additive parts: the $1/\\sqrt{L}$ helps a stream with
-shortcuts and, from 16 layers on, kills one without (at 4 layers the $1/\\sqrt{L}$-only nets
-end about where plain ones do), an interaction, so "which half does the work" has no
+shortcuts and, from 16 layers on, kills one without (at 4 layers no test was made), an
+interaction, so "which half does the work" has no
 answer here beyond "both together".
 
 """
@@ -856,7 +859,8 @@ its last bit): larger than the difference
 another CPU's rounding makes to one matrix product, a few parts in $10^{{16}}$, and applied
 once, to the starting weights, where another CPU's rounding differs at every step. It is a
 stress test, not a model of another CPU; `make claims` reruns the build's claims (1 and 2)
-under the real kernels. Neither reaches claims 3 to 6: the full sweep ran once, on one kernel,
+under the real kernels. Neither reaches claims 3 to 6: the full sweep was run to completion
+once (resuming trainings of earlier, stopped starts, whose kernel the log does not record),
 and its verdicts are read from the log.
 
 The plain {fs.depths[-1]}-layer nets are chaotic: the nudge moved their final loss by up to a
@@ -909,9 +913,9 @@ under that null."""
 # ## The claims, together
 #
 # The site runs this notebook while it is built and the build fails if a claim of the build's
-# run fails; the tests rerun it with the starting weights changed in their last dozen or so
-# bits, and
-# `make claims` under every BLAS kernel the CPU can run.
+# run fails; the tests rerun the build's claims (1 and 2) with the starting weights changed in
+# their last dozen or so bits, and `make claims` reruns them under every BLAS kernel the CPU can
+# run (not the notebook's other, descriptive statements).
 
 # %% tags=["hide-input"]
 assert all(c.holds for c in claims)
@@ -958,7 +962,8 @@ residual net takes larger steps at one rate (section 2)."""
     + (
         f""" With each net's best rate of the grid, and at budgets of up to four times the
 build's, both still hold as trends across depths (not at every step of depth). But the
-residual nets are worse than the plain ones at the shallow depths and, tuned, do not show
+residual nets' median losses are above the plain ones' at the shallow depths (a description,
+not a tested claim) and, tuned, do not show
 deeper nets doing better (nor the opposite), so their smaller slope is not ResNet's "deeper
 is better"; and the two
 control arms, each broken at initialisation, show what each half alone does rather than test
