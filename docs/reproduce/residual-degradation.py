@@ -138,8 +138,9 @@ at it), is only a starting point: the full sweep gives each net the best of
 # ## How the claims are decided
 #
 # The design is fixed in code, `exp.DESIGN`, and was committed before the runs that decide it
-# (except that the full sweep resumed from trainings an earlier, stopped start had computed; a
-# training does not depend on the tests that judge it, and none of them was looked at).
+# (except that the full sweep resumed from trainings that three earlier, stopped starts had
+# computed, one of them for v3, before v4 was committed; v4 changed tests and the build's
+# seeds, not the full sweep's trainings, and none of those trainings was looked at).
 # It was chosen on exploration seeds; the claims are decided on confirmation seeds that no
 # design choice saw, and the experiment log at the end of the page lists every design tried,
 # including those abandoned.
@@ -859,9 +860,10 @@ its last bit): larger than the difference
 another CPU's rounding makes to one matrix product, a few parts in $10^{{16}}$, and applied
 once, to the starting weights, where another CPU's rounding differs at every step. It is a
 stress test, not a model of another CPU; `make claims` reruns the build's claims (1 and 2)
-under the real kernels. Neither reaches claims 3 to 6: the full sweep was run to completion
+under the real kernels, and the full sweep once, on the machine's own kernel. Neither reruns
+claims 3 to 6 under another kernel or with nudged starts; the full sweep was run to completion
 once (resuming trainings of earlier, stopped starts, whose kernel the log does not record),
-and its verdicts are read from the log.
+and the page reads its verdicts from the log.
 
 The plain {fs.depths[-1]}-layer nets are chaotic: the nudge moved their final loss by up to a
 factor {10 ** moved[0].max():.1f} (median {10 ** np.median(moved[0]):.2f}), and the rank
@@ -914,8 +916,9 @@ under that null."""
 #
 # The site runs this notebook while it is built and the build fails if a claim of the build's
 # run fails; the tests rerun the build's claims (1 and 2) with the starting weights changed in
-# their last dozen or so bits, and `make claims` reruns them under every BLAS kernel the CPU can
-# run (not the notebook's other, descriptive statements).
+# their last dozen or so bits (not the notebook's other, descriptive statements), and
+# `make claims` reruns them under every BLAS kernel the CPU can run, with a cold build that
+# executes this notebook and so its asserts on the descriptive statements too.
 
 # %% tags=["hide-input"]
 assert all(c.holds for c in claims)
