@@ -273,6 +273,7 @@ deep = exp.gradient_norms_at_init(
 deep_spread = deep.max(axis=-1) / deep.min(axis=-1)  # (seed,)
 res_growth = [float(np.median(g)) for g in grow[exp.RESIDUAL]]  # (depth,)
 assert int(np.argmin(res_growth)) == 0  # nearest the identity in the shallowest nets
+assert max(res_growth) > np.e  # "the medians above are not bounded by e"
 Markdown(
     f"""**The trained nets start differently.** At their width, {setup.width}, He et al.'s
 initialisation keeps the signal's mean square only on average. At initialisation, on this
@@ -286,10 +287,13 @@ Hanin and Rolnick, *How to start training*, 2018), so our deepest plain nets sta
 shrunken signal and uneven gradients, which He et al.'s batch-normalised nets avoid. In the
 residual nets the same ratio is """
     + ", ".join(f"{g:.2g}" for g in res_growth)
-    + """: bounded, but not the identity, and nearest it in the shallowest nets. Each block
-adds about $1/L$ of the stream's mean square, so the expected ratio is $(1 + 1/L)^L$, """
+    + """: bounded, but not the identity, and nearest it in the shallowest nets. In a wide
+net each block would add about $1/L$ of the stream's mean square, for a ratio of about
+$(1 + 1/L)^L$, """
     + ", ".join(f"{(1 + 1 / d) ** d:.2f}" for d in depths)
-    + f""", which rises with depth towards $e \\approx {np.e:.2f}$. A single block, though, is
+    + f""", rising with depth towards $e \\approx {np.e:.2f}$; at this width it grows a little
+faster (a unit's own branch term adds to it only where that unit is positive), and the
+medians above are not bounded by $e$. A single block, though, is
 furthest from the identity in the shallow nets, whose branches are scaled by only
 $1/\\sqrt{{{depths[0]}}}$."""
 )
