@@ -712,8 +712,8 @@ controls_entry = next(i for i, e in enumerate(entries, 1) if e["design"] == "v1-
 Markdown(
     """**Claims 5 and 6 could hardly have failed.** Each control breaks the signal at
 initialisation. Without the $1/\\sqrt{L}$, every block adds about the stream's own mean
-square, so the mean square doubles at every block on average: the shortcut-only nets start
-with a median loss of """
+square, so the mean square about doubles at every block on average (a little more at this
+width): the shortcut-only nets start with a median loss of """
     + ", ".join(f"{b:.2g}" for b in blown)
     + f""" at {", ".join(map(str, fs.depths))} layers (predicting 0 gives
 {np.mean(y**2):.3g}). These are medians, and the typical net grows more slowly than the mean:
@@ -764,7 +764,7 @@ end with a loss that rises with depth {versus(so, plain_i)}: a ceiling, as from
 than plain nets
 {higher} (median log₁₀ loss {so_median[0]:.1f} against {plain_median[0]:.1f} at
 {fs.depths[0]} layers, {so_median[-1]:.1f} against {plain_median[-1]:.1f} at
-{fs.depths[-1]}), perhaps because their signal's mean square doubles at every block and
+{fs.depths[-1]}), perhaps because their signal's mean square about doubles at every block and
 training must first undo that (a hypothesis: nothing here measures where the budget goes).
 Nets with the $1/\\sqrt{{L}}$ but no shortcuts rise {versus(sc, plain_i)}; the shrunk signal
 dies out layer by layer, and at {fs.depths[-1]} layers their median loss is
