@@ -274,6 +274,11 @@ deep_spread = deep.max(axis=-1) / deep.min(axis=-1)  # (seed,)
 res_growth = [float(np.median(g)) for g in grow[exp.RESIDUAL]]  # (depth,)
 assert int(np.argmin(res_growth)) == 0  # nearest the identity in the shallowest nets
 assert max(res_growth) > np.e  # "the medians above are not bounded by e"
+wide = [(1 + 1 / d) ** d for d in depths]  # the wide-net approximation, (1 + 1/L)^L
+below_wide, above_wide = (
+    ", ".join(str(d) for d, g, w in zip(depths, res_growth, wide, strict=True) if side(g, w))
+    for side in (float.__lt__, float.__ge__)
+)
 Markdown(
     f"""**The trained nets start differently.** At their width, {setup.width}, He et al.'s
 initialisation keeps the signal's mean square only on average. At initialisation, on this
@@ -291,9 +296,9 @@ residual nets the same ratio is """
 net each block would add about $1/L$ of the stream's mean square, for a ratio of about
 $(1 + 1/L)^L$, """
     + ", ".join(f"{(1 + 1 / d) ** d:.2f}" for d in depths)
-    + f""", rising with depth towards $e \\approx {np.e:.2f}$; at this width it grows a little
-faster (a unit's own branch term adds to it only where that unit is positive), and the
-medians above are not bounded by $e$. A single block, though, is
+    + f""", rising with depth towards $e \\approx {np.e:.2f}$. At this width the medians above
+differ from it: below it at {below_wide or "no depth"} layers, above it at
+{above_wide or "no depth"}, and they are not bounded by $e$. A single block, though, is
 furthest from the identity in the shallow nets, whose branches are scaled by only
 $1/\\sqrt{{{depths[0]}}}$."""
 )

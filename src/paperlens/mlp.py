@@ -75,8 +75,8 @@ def init_mlp(
     square would *double* at every block ($2^{32}$ after 32). Without batch normalisation (which
     ResNet uses) the usual remedy, as in GPT-2 and Fixup, is to shrink the branch weights:
     for ``residual=True`` the hidden weights are multiplied by $1/\sqrt{\mathrm{depth}}$, so the
-    mean square grows by about $(1 + 1/L)^L$, under $e$, in a wide net (a little more in a
-    narrow one, where each unit's own branch term correlates with it).
+    mean square grows by about $(1 + 1/L)^L$, under $e$, in a wide net (a narrow net's growth
+    differs from it, either way, and is not bounded by $e$).
 
     Args:
         d_in: input size.
