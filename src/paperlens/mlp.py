@@ -2,19 +2,20 @@ r"""A deep ReLU network, plain or with identity shortcuts, and its hand-derived 
 
 *Deep Residual Learning for Image Recognition* (He et al., 2015, https://arxiv.org/abs/1512.03385)
 compares "plain" stacks of layers with the same stacks plus identity shortcuts. Here each of the
-``depth`` hidden layers is one ReLU and one linear map, the pre-activation order of He et al.'s
+``depth`` blocks is one ReLU and one square linear map, the pre-activation order of He et al.'s
 follow-up paper (2016), so that a shortcut adds the branch to an un-rectified signal:
 
 $$\text{plain: } h_{l+1} = F_l(h_l), \qquad \text{residual: } h_{l+1} = h_l + F_l(h_l),
 \qquad F_l(h) = \mathrm{relu}(h)\, W_l + b_l.$$
 
 An input layer $h_0 = x W_\mathrm{in} + b_\mathrm{in}$ and an output layer
-$\hat y = \mathrm{relu}(h_L) W_\mathrm{out} + b_\mathrm{out}$ surround them. The shortcut makes
+$\hat y = \mathrm{relu}(h_L) W_\mathrm{out} + b_\mathrm{out}$ surround them, so a net of
+depth $L$ has $L + 1$ hidden layers of ``width`` units, $h_0 \dots h_L$. The shortcut makes
 $\partial h_{l+1}/\partial h_l = I + \partial F_l/\partial h_l$: the gradient has a path that
 no weight can shrink.
 
 Several independent networks (one per seed) run at once when every parameter carries the same
-leading batch dims ``...``: the hidden weights are stacked as ``W`` of shape
+leading batch dims ``...``: the blocks' weights are stacked as ``W`` of shape
 ``(depth, ..., width, width)``.
 """
 
@@ -44,9 +45,9 @@ class MLPParams(NamedTuple):
     b_in: FloatArray
     """Input bias, shape ``(..., 1, width)``."""
     W: FloatArray
-    """Hidden weights $W_1 \\dots W_L$, shape ``(depth, ..., width, width)``."""
+    """The blocks' weights $W_0 \\dots W_{L-1}$, shape ``(depth, ..., width, width)``."""
     b: FloatArray
-    """Hidden biases, shape ``(depth, ..., 1, width)``."""
+    """The blocks' biases $b_0 \\dots b_{L-1}$, shape ``(depth, ..., 1, width)``."""
     W_out: FloatArray
     """Output weights, shape ``(..., width, d_out)``."""
     b_out: FloatArray
@@ -74,7 +75,7 @@ def init_mlp(
     A residual stack adds each branch to its input, so with the same weights the signal's mean
     square would *double* at every block ($2^{32}$ after 32). Without batch normalisation (which
     ResNet uses) the usual remedy, as in GPT-2 and Fixup, is to shrink the branch weights:
-    for ``residual=True`` the hidden weights are multiplied by $1/\sqrt{\mathrm{depth}}$, so the
+    for ``residual=True`` the blocks' weights are multiplied by $1/\sqrt{\mathrm{depth}}$, so the
     mean square grows by about $(1 + 1/L)^L$, under $e$, in a wide net (a narrow net's growth
     differs from it, either way, and is not bounded by $e$).
 
@@ -82,7 +83,9 @@ def init_mlp(
         d_in: input size.
         width: hidden size.
         d_out: output size.
-        depth: L, the number of hidden layers (0 is allowed: input and output layers only).
+        depth: L, the number of blocks (square ``width`` x ``width`` layers) between the
+            input and output layers; the net has L + 1 hidden layers of ``width`` units
+            (0 is allowed: one hidden layer, no blocks).
         rng: the random generator.
         residual: whether the net will be run with shortcuts (sets the branch scale).
         gain: the variance gain of the layers fed by a ReLU.
