@@ -279,3 +279,15 @@ def test_the_log_s_name_does_not_depend_on_how_the_module_is_run():
     exec(compile(source, res.__file__, "exec"), run)  # the module as a worker process runs it
     assert run["NAME"] == "residual_depth"
     assert not (xlog.LOG_DIR / "__main__.jsonl").exists()
+
+
+def test_the_rate_grid_holds_the_median_nets_best_rates_on_the_exploration_seeds():
+    """`LRS`'s docstring: the median plain and residual net's best rate is inside the grid, not
+    at an edge, at every depth and budget of the exploration sweep; single nets' are not."""
+    ex = res.exploration()  # (arm, rate, depth, seed, budget), rebuilt from the log
+    assert ex.setup.lrs == res.LRS
+    main = np.log10(ex.final_loss[:2])  # plain and residual
+    best_of_median = np.median(main, axis=3).argmin(axis=1)  # (arm, depth, budget)
+    assert np.all((best_of_median > 0) & (best_of_median < len(res.LRS) - 1))
+    best_of_each = main.argmin(axis=1)  # (arm, depth, seed, budget)
+    assert np.any((best_of_each == 0) | (best_of_each == len(res.LRS) - 1))  # "now and then"

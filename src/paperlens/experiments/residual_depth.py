@@ -319,9 +319,10 @@ LR = 0.002
 """The build's learning rate: the rate of the design before issue 20, not tuned for the loss,
 but kept after the exploration (log entry 3) had shown both trends at it."""
 LRS = (0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064)
-"""The learning-rate grid of the full sweep, a factor 2 apart; on the exploration seeds the
-best rate of every plain and residual net fell inside it. On the full sweep's confirmation
-seeds some of the deepest nets' best rates are at its edges (the page counts them)."""
+"""The learning-rate grid of the full sweep, a factor 2 apart. On the exploration seeds the
+median plain and residual net's best rate, at every depth and budget, is inside it, not at an
+edge; single nets' best rates are at its edges now and then, there and on the full sweep's
+confirmation seeds (the page counts those)."""
 BUDGETS = (200, 400, 800)
 """Adam steps at which the loss is read; the build reads the first. Each is twice the one
 before: He et al. tried three times the iterations (§4.1, footnote 3)."""
