@@ -104,16 +104,16 @@ every arm of one depth (across depths the output layer's draw differs): the plai
 residual nets of one seed start from the same draw, not the same weights, since the residual
 ones are then scaled by $1/\\sqrt{{L}}$.
 
-**Scaled weights are not a multiplier, under Adam.** Adam's step hardly depends on the size
-of a gradient, so starting from $W = cV$ and training $W$ at rate $\\eta$ is the same as
-training $V$ at rate $\\eta / c$ with $c$ in the forward pass, provided Adam's $\\epsilon$ is
-scaled too, to $c\\epsilon$ (the gradient with respect to $V$ is $c$ times that with
-respect to $W$). With the same $\\epsilon$ for both, the two are not the same nets: our
-residual nets meet gradients near $\\epsilon$ as well, and in a check run outside this page
-(on the page's seeds, after the claims were decided) the multiplier form with $\\epsilon$
-unscaled ended, in the deep nets, with medians close to the residual nets' but single nets
-decades of loss apart; with $\\epsilon$ scaled, the medians matched and single nets differed
-far less.
+**Scaled weights are not a multiplier, under Adam.** Adam's steps do not change when every
+gradient of a weight is multiplied by one constant (but for its $\\epsilon$), so starting from
+$W = cV$ and training $W$ at rate $\\eta$ is the same as training $V$ at rate $\\eta / c$ with
+$c$ in the forward pass, provided Adam's $\\epsilon$ is scaled too, to $c\\epsilon$ (the
+gradient with respect to $V$ is $c$ times that with respect to $W$). With the same $\\epsilon$
+for both, the two are not the same nets: our residual nets meet gradients near $\\epsilon$ as
+well, and in a check run outside this page (on the page's seeds, after the claims were decided)
+the multiplier form with $\\epsilon$ unscaled ended, in the deep nets, with medians close to
+the residual nets' but single nets decades of loss apart; with $\\epsilon$ scaled, every net
+agreed with its multiplier form to rounding.
 Our residual nets are therefore the parametrisation $h + F(h)/\\sqrt{{L}}$ with its branch
 weights and biases (not the input and output layers, which are not scaled and keep the rate
 and $\\epsilon$) trained at $\\sqrt{{L}}$ times the rate,
@@ -122,10 +122,13 @@ and $\\epsilon$) trained at $\\sqrt{{L}}$ times the rate,
 divided by $\\sqrt{{L}}$: at one rate, a deeper residual net takes relatively larger steps
 than a plain one. Writing $h + F(h)/\\sqrt{{L}}$ at rate {setup.lr:g} is a different experiment.
 
-**Why one learning rate is not enough.** Adam moves each weight by about the learning rate
-per step, whatever the size of its gradient, as long as the gradient is well above Adam's
-$\\epsilon = 10^{{-8}}$ (section 4 meets nets where it is not, and the residual nets meet
-some such gradients too, as above). That does not make one rate fit
+**Why one learning rate is not enough.** Adam's first step moves each weight by about the
+learning rate, whatever the size of its gradient, as long as the gradient is well above
+Adam's $\\epsilon = 10^{{-8}}$ (section 4 meets nets where it is not, and the residual nets
+meet some such gradients too, as above). Later steps are at most about the rate (Kingma and
+Ba's approximate bound) and can shrink far below it when training shrinks the gradients,
+since Adam's average of the squared gradient remembers the larger gradients of up to about
+the last thousand steps. Even the first step does not make one rate fit
 every depth: the
 output moves by the combined effect of every layer's step, and a deeper net has more layers
 stepping at once. So the build's rate, {setup.lr:g} (the rate of the page's earlier design: not
@@ -254,7 +257,8 @@ ax.set_ylabel("‖∂L/∂W_l‖ at initialisation")
 ax.legend(frameon=False)
 pl.show(
     fig,
-    f"Gradient norm of each of {setup.grad_depth} hidden layers at initialisation, log scale, "
+    f"Gradient norm of each of the {setup.grad_depth} blocks' weights at initialisation, "
+    "log scale, "
     f"one line per seed, for nets of width {setup.grad_width} and depth {setup.grad_depth} "
     f"(the trained nets have width {setup.width}). Residual lines are nearly flat, their "
     f"largest layer gradient "
@@ -521,6 +525,9 @@ if full_claims:
 falls = bool(np.all(best_rate[:2, -1] < best_rate[:2, 0]))  # plain and residual
 deepest = np.median(best[0, -1], axis=0)  # (budget,): the deepest plain nets, best rate
 med = np.median(best, axis=2)  # (arm, depth, budget): median log10 loss, best rate
+deep_gap = med[0, -1] - med[0, 0]  # (budget,): decades, the deepest plain nets over the shallowest
+plain_slope = np.median(tuned_all[0], axis=0)  # (budget,): the tuned plain nets' median slope
+assert np.all(np.diff(deep_gap) > 0) and np.all(np.diff(plain_slope) > 0)  # "the gaps grew"
 dips = [  # (budget, depth, next depth, decades): where the plain median falls with depth
     (fs.budgets[b], fs.depths[d], fs.depths[d + 1], med[0, d, b] - med[0, d + 1, b])
     for b in range(len(fs.budgets))
@@ -564,8 +571,13 @@ share of plain {fs.depths[-1]}-layer nets that had plateaued by
 at each net's best rate, the one claims 3 and 4 use, it is
 {", ".join(f"{p:.0%}" for p in plateau_best[0, -1])} (the residual nets':
 {", ".join(f"{p:.0%}" for p in plateau_best[1, -1])}). So the claims are about training
-loss *at these budgets*; a longer run could narrow the gaps,
-as He et al.'s conjecture of slow convergence allows.
+loss *at these budgets*. Here the gaps grew with each doubling of the budget: after
+{", ".join(map(str, fs.budgets))} steps the tuned plain nets' median slope is """
+    + ", ".join(f"{g:.2f}" for g in plain_slope)
+    + f""" decades per doubling of depth, and their median loss at {fs.depths[-1]} layers is
+above that at {fs.depths[0]} by """
+    + ", ".join(f"{g:.1f}" for g in deep_gap)
+    + """ decades. What a longer run would do was not measured.
 
 """
     + (exp.claims_markdown(shown[:2], numbers=(3, 4)) if shown else pending)
