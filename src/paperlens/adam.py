@@ -8,8 +8,11 @@ $$m \leftarrow \beta_1 m + (1 - \beta_1) g, \quad v \leftarrow \beta_2 v + (1 - 
 
 Adam divides each gradient by a running estimate of its own size. Its first step moves every
 parameter by $\eta$ against the sign of its gradient, whatever the gradient's size (unless the
-gradient is as small as $\epsilon$). After that, a step is at most about $\eta$ (Kingma and
-Ba, §2.1: approximately bounded by $\eta$ in common cases) and can be far smaller: $v$
+gradient is as small as $\epsilon$). After that, a step is usually no larger than about $\eta$
+(Kingma and Ba, §2.1: approximately bounded by $\eta$ in common cases), but it can be larger:
+their figure for the worst case is $\eta (1 - \beta_1)/\sqrt{1 - \beta_2}$, about
+$3.2\eta$ at the default $\beta$s, and a gradient that grows over several steps can take
+even more. It can also be far smaller: $v$
 averages $g^2$ over about $1/(1 - \beta_2)$ steps, $m$ averages $g$ over about
 $1/(1 - \beta_1)$, so when the gradient shrinks, $v$ still remembers its larger past
 values. Multiplying a parameter's

@@ -4,6 +4,8 @@ Every hand-derived backward is checked against paperlens.numerical_gradient on s
 shapes.
 """
 
+import inspect
+
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
@@ -191,3 +193,18 @@ def test_show_gives_png_with_alt_and_refuses_vague_alt():
     assert 'alt="A line with &quot;quotes&quot; &amp; more words."' in html
     with pytest.raises(ValueError, match="alt must say"):
         show(fig, "plot")
+
+
+def test_adam_s_worst_step_is_about_three_times_the_rate_as_its_docstring_says():
+    """A gradient quiet for long, then a jump: the step nears eta (1 - b1) / sqrt(1 - b2)."""
+    b1, b2 = (inspect.signature(adam_step).parameters[k].default for k in ("beta1", "beta2"))
+    bound = (1 - b1) / np.sqrt(1 - b2)
+    assert round(bound, 1) == 3.2  # "about 3.2 eta at the default betas"
+    theta = [np.zeros(1)]
+    state = adam_init(theta)
+    for _ in range(5000):  # a tiny gradient for a long time, so v stays tiny
+        theta, state = adam_step(theta, [np.array([1e-6])], state, lr=1.0)
+    before = theta[0].copy()
+    theta, state = adam_step(theta, [np.array([1.0])], state, lr=1.0)  # then a jump
+    step = float(abs(theta[0] - before)[0])
+    assert 0.9 * bound < step < 1.001 * bound  # far above "about eta", at the worst case

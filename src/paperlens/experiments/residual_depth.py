@@ -125,7 +125,7 @@ def init_nets(
         seeds: one net per seed.
         d_in: input size.
         width: hidden size.
-        depth: hidden layers L.
+        depth: L, the number of blocks (`paperlens.init_mlp`'s depth).
         scaled: multiply the hidden weights by $1/\\sqrt{L}$.
         perturbation: change every starting weight's last dozen or so bits (`claims.perturb`).
 
@@ -161,7 +161,7 @@ def train(
     Args:
         X: inputs, shape ``(n, d_in)``.
         y: targets, shape ``(n, 1)``.
-        depth: hidden layers L.
+        depth: L, the number of blocks (`paperlens.init_mlp`'s depth).
         arm: which kind of net (`Arm`).
         width: hidden size.
         seeds: one net per seed.
@@ -216,7 +216,7 @@ def train_depths(
     Args:
         X: inputs, shape ``(n, d_in)``.
         y: targets, shape ``(n, 1)``.
-        depths: hidden-layer counts L to train.
+        depths: the depths L to train (`paperlens.init_mlp`'s depth).
         width: hidden size.
         residual: the residual arm (shortcuts, branches scaled by $1/\\sqrt{L}$), else plain.
         seeds: networks per depth.
@@ -283,7 +283,7 @@ def gradient_norms_at_init(
     Args:
         X: inputs, shape ``(n, d_in)``.
         y: targets, shape ``(n, 1)``.
-        depth: hidden layers L.
+        depth: L, the number of blocks (`paperlens.init_mlp`'s depth).
         width: hidden size.
         residual: the residual arm (`RESIDUAL`), else plain.
         seeds: one network per seed.
@@ -661,9 +661,10 @@ def steeper(a: FloatArray, b: FloatArray, statement: str, *, alpha: float) -> Cl
     signed-rank test uses only the differences $d_s = a_s - b_s$, which are independent across
     seeds. Its null hypothesis is that they are **symmetric about 0** (as when the two arms'
     labels could be swapped within every seed, whatever a seed's nets share), and its p-value
-    is exact for that null. A rejection speaks of the differences' pseudo-median (the median of
-    their Walsh averages $(d_i + d_j)/2$), which is their median only if they are symmetric
-    about some centre. The effect size is that pseudo-median's Hodges–Lehmann estimate with its
+    is exact for that null. A rejection says the differences are not symmetric about 0; read as
+    "their pseudo-median (the median of $(D + D')/2$ for two independent draws of a
+    difference) is above 0" it needs them symmetric about some centre, which nothing here
+    guarantees. The effect size is that pseudo-median's Hodges–Lehmann estimate with its
     exact interval at coverage $1 - 2\alpha$ (`claims.hodges_lehmann`); the claim holds exactly
     when the interval's lower end is above 0 (`claims.paired_greater`).
 
@@ -944,8 +945,9 @@ def power(
     Resamples the seeds of an exploration run, n at a time with replacement, and decides each
     claim on each resample. The exploration seeds chose the design, so the effects they show
     are likely optimistic: before resampling, each claim's effect is cut to ``shrink`` of its
-    estimate (half, by default). For a trend, the plain nets' median loss profile across
-    depths is scaled down; for a comparison of slopes, the steeper arm's slopes are moved
+    estimate (half, by default). For a trend, the median loss profile across depths of the arm
+    the claim is about (the plain nets for claims 1 and 3, a control arm for 5 and 6) is
+    scaled down; for a comparison of slopes, the steeper arm's slopes are moved
     toward the other's by ``1 - shrink`` times the Hodges–Lehmann estimate of their
     paired differences.
 
