@@ -4,7 +4,7 @@ Commit 720581c ("residual_depth (work in progress)") fixed a draft design whose 
 were non-inferiority claims: with shortcuts and 1/√L branches, the training loss "does not rise
 by more than a factor 2 from 4 to 48 layers" (a margin on each seed's slope of log-loss against
 log-depth), at the build's rate and budget (claim 2), and with each net's best of the draft's
-five rates at every budget (claim 4). Commit 9651e56 replaced them 31 minutes later with
+five rates at every budget (claim 4). Commit 9651e56 replaced them half an hour later with
 comparisons against the plain nets. The log recorded no run of the draft, and whether it was
 run on data before it was replaced is not known; a review (r20r-13) found it. This study
 evaluates the draft's two claims on the exploration sweep (log entry 9's losses, seeds 0-11),
@@ -89,7 +89,7 @@ def main() -> None:
             command="python tools/explore/residual_depth.py --record",
             outcome=outcome,
             note=(
-                f"A draft design, committed in {DRAFT} and replaced 31 minutes later by the "
+                f"A draft design, committed in {DRAFT} and replaced 30 minutes later by the "
                 "comparisons with plain nets of 9651e56, before any entry of the log; recorded "
                 "after the fact (found by review r20r-13), as it was never logged. Whether it "
                 "was run on data before it was replaced is not known. Evaluated now on the "

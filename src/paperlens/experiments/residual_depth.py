@@ -396,7 +396,7 @@ v3's build confirmation (seeds 3000 to 3011) had been run when that was correcte
 fresh seeds for claims 1 and 2, and its own sample size: the paired test needs more seeds
 than the two-sample one did. The full sweep's seeds stay: a run of v3's full sweep on them had
 been started and stopped before it finished, and none of its numbers had been looked at (the
-log's last entry says how that store was reused)."""
+full sweep's confirmation entry, the log's entry 15, says how that store was reused)."""
 
 
 class Confirmation(NamedTuple):
@@ -837,7 +837,9 @@ Its base rate and budget are the build's.
 
 Its confirmation (``python -m paperlens.experiments.residual_depth full --record``, about
 25 minutes of CPU, some 9 s per training of 18 nets) was started for v3 after b14fbd7, and
-for v4 after 1ffd850 and after 877b347 (the same trainings: v4 changed only a test), and
+for v4 after 1ffd850 and after 877b347 (the same trainings: v4 changed tests, the build's
+seeds and the
+sample-size argument, not the full sweep), and
 stopped each time unfinished, with 83 of its 160 trainings kept in the run's store and
 nothing computed from them; a fourth start resumed from that store and finished (its log
 entry says so)."""
