@@ -80,7 +80,13 @@ def server(command: list[str], port: int) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}/"
     try:
-        wait_for(lambda: bool(fetch(base + PAGE_URL)), "first build", timeout=900)
+
+        def served() -> bool:
+            if proc.poll() is not None:  # a failed build ends the server: say so at once
+                raise RuntimeError(f"the server exited ({proc.returncode}): see {log.name}")
+            return bool(fetch(base + PAGE_URL))
+
+        wait_for(served, "first build", timeout=900)
         time.sleep(1.0)  # let the watcher settle
         yield base
     finally:
