@@ -259,7 +259,7 @@ for arm, colour, label in [(0, "#D55E00", "plain"), (1, "#0072B2", "residual")]:
         ax.plot(layers, row, color=colour, alpha=0.6, lw=1, label=label if i == 0 else None)
 ax.set_yscale("log")
 ax.set_xlabel("block l (0 = nearest the input)")
-ax.set_ylabel("‖∂loss/∂W_l‖ at initialisation")
+ax.set_ylabel("‖∂loss/∂W_l‖")
 ax.legend(frameon=False)
 pl.show(
     fig,
