@@ -11,6 +11,7 @@ multiplied by ``1 + 1e-12 z``, and every claim must hold in every run.
 import importlib
 import multiprocessing
 import os
+import re
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
@@ -207,17 +208,18 @@ def test_the_logged_tables_read_the_log():
     entries = xlog.entries("attention_scaling")
     listed = att.log_markdown(entries)
     assert all(f"`{e['design']}`" in listed for e in entries)
-    assert listed.startswith("1. `v0-today`: exploration, abandoned,")
+    assert listed.startswith("- **Entry 1**: `v0-today`: exploration, abandoned,")
+    # Each item names its entry's number in the log, whatever reruns were folded into others
+    # (a numbered Markdown list would be renumbered from its first item by the renderer).
+    named = [int(n) for n in re.findall(r"^- \*\*Entry (\d+)\*\*", listed, re.M)]
+    lines = listed.splitlines()
+    assert len(named) == len(lines) and named == sorted(named)
+    assert all(f"`{entries[n - 1]['design']}`" in ln for n, ln in zip(named, lines, strict=True))
     confirmed = [e for e in entries if e["purpose"] == "confirmation"][-1]
     upto = entries.index(confirmed) + 1
     rerun = att.log_markdown([*entries[:upto], confirmed, confirmed])
     assert rerun.count("\n") == att.log_markdown(entries[:upto]).count("\n")
-    runs = sum(
-        e["purpose"] == "confirmation"
-        and (e["seeds"], e["config"]) == (confirmed["seeds"], confirmed["config"])
-        for e in entries[:upto]
-    )
-    assert f"`{confirmed['design']}` (rerun {runs + 2}×):" in rerun
+    assert f", {upto + 1}, {upto + 2}):" in rerun or f"entries {upto + 1}, {upto + 2}):" in rerun
     seeds = att.design_markdown(entries)
     assert "How many seeds" in seeds and "This is a rule, not a power estimate" in seeds
     # exploration after the confirmation is disclosed, and not counted as the exploration before

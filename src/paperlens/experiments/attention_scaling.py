@@ -1105,30 +1105,38 @@ def design_markdown(entries: Sequence[dict[str, Any]]) -> str:
 
 
 def log_markdown(entries: Sequence[dict[str, Any]]) -> str:
-    """The experiment log as a Markdown list: one item per design run, its reruns counted."""
-    items: list[str] = []
+    """The experiment log as a Markdown list: one item per design run, named by its entry's
+    number in the log, with the entries that reran it.
+
+    A bullet list, not a numbered one: a renderer numbers an ordered list on from its first
+    item, so the gap a folded rerun leaves would shift every later number.
+    """
+    items: list[tuple[int, str, list[int]]] = []  # (entry, text, the entries rerunning it)
     seen: dict[tuple[str, str, str], int] = {}
     for number, e in enumerate(entries, 1):
         key = (e["design"], json.dumps(e["seeds"]), json.dumps(e["config"], sort_keys=True))
         if key in seen and e["purpose"] == "confirmation":
-            i = seen[key]
-            items[i] = re.sub(r"\(rerun (\d+)×\)|(?=:)", _rerun, items[i], count=1)
+            items[seen[key]][2].append(number)
             continue
         seen[key] = len(items)
         n = len(e["seeds"])
         seeds = f"seeds {log._seed_range(e['seeds'])}" if n < 30 else f"{n} seeds"
         part = {json.dumps(_config(s), sort_keys=True): name for s, name in PARTS}
         what = part.get(json.dumps(e["config"], sort_keys=True), "")
-        items.append(
-            f"{number}. `{e['design']}`: {e['purpose']}{what}, {e['status']}, {e['date']}, "
+        text = (
+            f"`{e['design']}`: {e['purpose']}{what}, {e['status']}, {e['date']}, "
             f"{seeds}. {_math(e['note'])}"
         )
-    return "\n".join(items)
+        items.append((number, text, []))
+    return "\n".join(
+        f"- **Entry {number}**" + _reruns(again) + f": {text}" for number, text, again in items
+    )
 
 
 PARTS = ((PAGE, " (this page's run)"), (FULL, " (the full sweeps)"))
 
 
-def _rerun(match: re.Match[str]) -> str:
-    count = int(match.group(1)) + 1 if match.group(1) else 2
-    return f" (rerun {count}×)" if not match.group(1) else f"(rerun {count}×)"
+def _reruns(entries: list[int]) -> str:
+    if not entries:
+        return ""
+    return f" (rerun as entr{'ies' if len(entries) > 1 else 'y'} {', '.join(map(str, entries))})"
