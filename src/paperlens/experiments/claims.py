@@ -556,8 +556,9 @@ def mean_above(
     `mean_below` each hold by luck less than twice as often as ``alpha``; for 100 heavy-tailed
     draws (lognormal, σ = 2), `mean_below` holds more than five times as often; and for
     12 normal draws, which it refuses, the 98% interval would miss the true mean more than
-    twice as often as the 2% it allows. The site uses it for hundreds or thousands of draws of
-    a largest softmax weight, which lies between 0 and 1.
+    twice as often as the 2% it allows. It is for hundreds or thousands of draws, such as a
+    largest softmax weight, which lies between 0 and 1 (the attention page's crossing claims
+    use normal intervals on such means instead).
 
     Args:
         x: independent draws, shape ``(n,)``, n ≥ `MIN_DRAWS`.
