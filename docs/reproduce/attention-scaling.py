@@ -133,8 +133,9 @@ sign_p = {  # every signed-rank verdict on the page: its sign test's p-value
 assert len(sign_p) == tests - 2 and max(sign_p.values()) < alpha  # all but claims 1 and 2
 Markdown(
     f"""**How the claims are decided.** Each claim below was written down before the run that
-decides it: its statement, level, margin and window in `exp.DESIGN`, the test deciding it in
-`exp.claims` and `paperlens.experiments.claims`. Each that is a test (all but the identities
+decides it: its margin, window and sizes in `exp.DESIGN`, its statement and the test deciding
+it in `exp.claims` and `paperlens.experiments.claims`, its level `claims.ALPHA`. Each that is
+a test (all but the identities
 below) is one-sided at the level {alpha:g}, on draws and seeds that no design choice saw;
 [Checking a claim honestly](checking-claims.md) explains the tests. One thing changed after
 the confirmation: the signed-rank test, which the confirmation ran with
@@ -925,8 +926,10 @@ $d_k \\approx {jacobian_at:.0f}$ on, far less at large $d_k$ (the median ratio i
 near {at_cross["one random g"]:.0f}, in the worst direction near {at_cross["operator"]:.0f}.
 With $\\pm 1$ components, which footnote 4 allows as well, the two crossings lie {rad_w} and
 {rad_j}: where they lie depends on the distribution and the summary. That they exist holds
-for every distribution footnote 4 allows, by an argument (this page measures only these two):
-given $q$, a query's scores $q \\cdot k_j$ over the keys, divided by
+for every distribution footnote 4 allows whose components are also identically distributed,
+by an argument (this page measures only these two; with components of different
+distributions the central limit theorem can fail, and with it the crossings): given $q$, a
+query's scores $q \\cdot k_j$ over the keys, divided by
 $\\sqrt{{d_k}}$, tend to independent normals as $d_k$ grows (the central limit theorem),
 so the unscaled scores' gaps grow like $\\sqrt{{d_k}}$ and the softmax saturates for the
 typical draw.
