@@ -973,7 +973,7 @@ assert np.array_equal(shared[0].W, shared[1].W[: fs.depths[0]])
 corr = stats.spearmanr(np.log10(final[0]).T).statistic  # (depth, depth), plain, across seeds
 apart = np.subtract.outer(np.arange(len(depths)), np.arange(len(depths)))  # steps between depths
 by_distance = [float(corr[apart == k].mean()) for k in range(1, len(depths))]  # (distance,)
-assert by_distance[-1] >= by_distance[0]  # "the most distant pair no less alike"
+corr_se = 1 / np.sqrt(n_build - 3)  # a correlation's standard error near 0, Fisher's z
 page_p = [  # claim 1's p-value, and claim 3's at each budget, recomputed
     stats.page_trend_test(np.log10(final[0]).T, method="exact").pvalue,
     *(stats.page_trend_test(best[0, :, :, b].T, method="exact").pvalue for b in range(3)),
@@ -1020,12 +1020,13 @@ if a seed's losses at the different depths are *exchangeable*: every order equal
 That is more than "depth makes no difference to any net's loss", and here it need not hold:
 a seed's nets share their input layer and their first hidden layers (a deeper net extends a
 shallower one's draw), so neighbouring depths can be more alike than distant ones. This
-build's {n_build} seeds are too few to show it: the rank correlations across seeds between
-the plain nets' losses at two depths range from {corr[apart > 0].min():.2f} to
-{corr[apart > 0].max():.2f}, and their mean is """
+build's {n_build} seeds are too few to show it: each rank correlation across seeds between
+the plain nets' losses at two depths has a standard error of about {corr_se:.2f} at
+{n_build} seeds, and here they range from {corr[apart > 0].min():.2f} to
+{corr[apart > 0].max():.2f}, with means """
     + ", ".join(f"{c:.2f}" for c in by_distance)
-    + f""" for depths 1 to {len(depths) - 1} steps apart in the list (the last a single pair):
-the most distant pair is no less alike than neighbours. A simulated null of that kind (a model
+    + f""" for depths 1 to {len(depths) - 1} steps apart in the list (the last a single
+pair). A simulated null of that kind (a model
 of the mechanism, not fitted to these nets),
 with no effect of depth at all (each
 depth's loss a normalised sum of the first $L$ of a seed's shared normal draws,
