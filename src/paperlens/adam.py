@@ -12,12 +12,11 @@ gradient is as small as $\epsilon$). After that, a step is usually no larger tha
 (Kingma and Ba, §2.1: approximately bounded by $\eta$ in common cases), but it can be larger:
 their figure for the worst case is $\eta (1 - \beta_1)/\sqrt{1 - \beta_2}$, about
 $3.2\eta$ at the default $\beta$s, and a gradient that grows over several steps can take
-even more. It can also be far smaller: $v$
-averages $g^2$ over about $1/(1 - \beta_2)$ steps, $m$ averages $g$ over about
-$1/(1 - \beta_1)$, so when the gradient shrinks, $v$ still remembers its larger past
-values. Multiplying a parameter's
-gradients by one positive constant, at every step, leaves its steps unchanged but for
-$\epsilon$; a negative constant reverses every step.
+even more. It can also be far smaller: $v$ averages $g^2$ over about $1/(1 - \beta_2)$
+steps, $m$ averages $g$ over about $1/(1 - \beta_1)$, so when the gradient shrinks, $v$ still
+remembers its larger past values. Multiplying a parameter's gradients by one positive
+constant, at every step, leaves its steps unchanged but for $\epsilon$; a negative constant
+reverses every step.
 """
 
 from __future__ import annotations

@@ -219,7 +219,14 @@ def test_the_logged_tables_read_the_log():
     upto = entries.index(confirmed) + 1
     rerun = att.log_markdown([*entries[:upto], confirmed, confirmed])
     assert rerun.count("\n") == att.log_markdown(entries[:upto]).count("\n")
-    assert f", {upto + 1}, {upto + 2}):" in rerun or f"entries {upto + 1}, {upto + 2}):" in rerun
+    key = (confirmed["design"], confirmed["seeds"], confirmed["config"])
+    first, *earlier = [  # the entries that ran this confirmation, in the log so far
+        n
+        for n, e in enumerate(entries[:upto], 1)
+        if (e["design"], e["seeds"], e["config"]) == key and e["purpose"] == "confirmation"
+    ]
+    again = ", ".join(map(str, [*earlier, upto + 1, upto + 2]))
+    assert f"- **Entry {first}** (rerun as entries {again}): `{confirmed['design']}`" in rerun
     seeds = att.design_markdown(entries)
     assert "How many seeds" in seeds and "This is a rule, not a power estimate" in seeds
     # exploration after the confirmation is disclosed, and not counted as the exploration before
