@@ -427,7 +427,8 @@ from Page's test on these nested nets is weaker evidence than it looks. One like
 reason, not tested here: at one rate a residual net is the
 $1/\\sqrt{{L}}$-multiplier net trained at $\\sqrt{{L}}$ times the rate (the setup says why),
 {np.sqrt(depths[0]):.1f} times at {depths[0]} layers and {np.sqrt(depths[-1]):.1f} at
-{depths[-1]}, so the shallow residual nets take the smallest steps. Part of claim 2's gap
+{depths[-1]}, so the shallow residual nets take the smallest steps relative to their
+weights. Part of claim 2's gap
 between the slopes may be that, not the shortcut. Not every depth favours the shortcuts: at
 {", ".join(map(str, lower)) or "no depth"} layers the residual median is the higher one (why
 is not tested here). Claim 2 without the signed-rank test's symmetry assumption: the plain
@@ -615,6 +616,7 @@ own_slope = [  # the two-sided interval at the level, as in section 2
     )
     for b in range(len(fs.budgets))
 ]
+assert all(h.low < 0 < h.high for h in own_slope)  # "the intervals allow a rise or a fall"
 steep = [int(np.sum(tuned_all[0, :, b] > tuned_all[1, :, b])) for b in range(len(fs.budgets))]
 sc_best = best[fs.arms.index(exp.SCALE_ONLY), 2:, :, 0]  # (depth >= 16, seed): claim 6's nets
 scale_ties = int(np.sum(np.all(sc_best == sc_best[0], axis=0)))  # seeds tied at four decimals
@@ -973,7 +975,7 @@ assert np.array_equal(shared[0].W, shared[1].W[: fs.depths[0]])
 corr = stats.spearmanr(np.log10(final[0]).T).statistic  # (depth, depth), plain, across seeds
 apart = np.subtract.outer(np.arange(len(depths)), np.arange(len(depths)))  # steps between depths
 by_distance = [float(corr[apart == k].mean()) for k in range(1, len(depths))]  # (distance,)
-corr_se = 1 / np.sqrt(n_build - 3)  # a correlation's standard error near 0, Fisher's z
+corr_se = 1 / np.sqrt(n_build - 1)  # Spearman's rho's standard deviation when independent
 page_p = [  # claim 1's p-value, and claim 3's at each budget, recomputed
     stats.page_trend_test(np.log10(final[0]).T, method="exact").pvalue,
     *(stats.page_trend_test(best[0, :, :, b].T, method="exact").pvalue for b in range(3)),
@@ -1021,8 +1023,8 @@ That is more than "depth makes no difference to any net's loss", and here it nee
 a seed's nets share their input layer and their first hidden layers (a deeper net extends a
 shallower one's draw), so neighbouring depths can be more alike than distant ones. This
 build's {n_build} seeds are too few to show it: each rank correlation across seeds between
-the plain nets' losses at two depths has a standard error of about {corr_se:.2f} at
-{n_build} seeds, and here they range from {corr[apart > 0].min():.2f} to
+the plain nets' losses at two depths has a standard deviation of about {corr_se:.2f} at
+{n_build} seeds if the two are independent, and here they range from {corr[apart > 0].min():.2f} to
 {corr[apart > 0].max():.2f}, with means """
     + ", ".join(f"{c:.2f}" for c in by_distance)
     + f""" for depths 1 to {len(depths) - 1} steps apart in the list (the last a single
@@ -1130,7 +1132,8 @@ residual change does the work, waits for the full sweep's confirmation (claims 3
 # layer gradients, a regime He et al.'s nets avoid: part of our degradation may be that.
 # Our residual arm is tied to Adam: scaled starting weights at one rate are a $1/\sqrt{L}$
 # multiplier at $\sqrt{L}$ times that rate (the setup says why), so a reproduction that writes
-# the multiplier must scale the rate too, and Adam's $\epsilon$ by $1/\sqrt{L}$ to train the
+# the multiplier must scale the branch weights' and biases' rate too, and their Adam
+# $\epsilon$ by $1/\sqrt{L}$, leaving the input and output layers' as they are, to train the
 # same nets. Only some of our nets had plateaued by our
 # criterion, so the claims are about training loss at these budgets: whether the gap would
 # close with a much longer run, as a slow convergence would allow, is not tested. The
