@@ -111,9 +111,7 @@ def tabs(browser):
 def visit(tabs, base_url, site_page, site_pages):
     """The page loaded once for all the checks of a module (tests are grouped by page); the
     next page of the list starts loading in the other tab."""
-    following = site_pages[site_pages.index(site_page) + 1 :] if site_page in site_pages else []
-    v = tabs.visit(base_url + site_page, base_url + following[0] if following else None)
-    return v
+    return tabs.visit_in_order(base_url, site_page, site_pages)
 
 
 @pytest.fixture

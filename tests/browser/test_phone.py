@@ -4,8 +4,9 @@ A figure's designed (intrinsic) size is its SVG's width and height (``naturalWid
 SVG's own ``width``; sitekit.figstyle draws its text at 10 px or more, so on a phone it stays at
 least 7.5 px tall). A wide figure squeezed into a phone's 358 px column would be drawn at about
 half its size; the page gives phones the figure's narrow layout instead
-(sitekit.figures.picture), which must be the one shown. Pages are loaded in a phone-sized tab
-of their own, in both palettes.
+(sitekit.figures.picture), which must be the one shown. Pages are loaded in phone-sized tabs
+of their own (one context for the session, so the theme's assets load once; the next page loads
+in the other tab while one is checked), in both palettes.
 """
 
 import pytest
@@ -31,13 +32,17 @@ SIZES = """async () => {
 }"""
 
 
+@pytest.fixture(scope="session")
+def phone_tabs(browser):
+    tabs = sb.Tabs(browser, **PHONE)
+    yield tabs
+    tabs.close()
+
+
 @pytest.fixture(scope="module")
-def phone(browser, base_url, site_page):
-    context = browser.new_context(**PHONE)
-    tab = sb.Tab(context)
-    visit = tab.visit(base_url + site_page)
-    yield visit
-    context.close()
+def phone(phone_tabs, base_url, site_page, site_pages):
+    """The page on a phone, loaded once for both palettes; the next page starts loading."""
+    return phone_tabs.visit_in_order(base_url, site_page, site_pages)
 
 
 @pytest.mark.parametrize("palette", ["default", "slate"])

@@ -266,6 +266,11 @@ class Tabs:
             self._preloaded = (next_url, other)
         return v
 
+    def visit_in_order(self, base_url: str, page: str, pages: list[str]) -> Visit:
+        """Load ``base_url + page``, then start loading the page after it in ``pages``."""
+        following = pages[pages.index(page) + 1 :] if page in pages else []
+        return self.visit(base_url + page, base_url + following[0] if following else None)
+
     def close(self) -> None:
         self.context.close()
 
