@@ -13,8 +13,9 @@ for float32 inputs, and the ratios paperlens/torch and paperlens/bare.
 ``--profile`` adds, for each shape, where paperlens.attention's time goes: the steps of its
 kernel (`paperlens._kernels.attention`), each timed and summed over the kernel's blocks, the
 median over the runs. The two products are the floor of any NumPy version that forms the
-scores; the softmax's passes over each block (max, subtract, exp, sum, multiply) are each one
-NumPy call on one thread, whatever ``--threads`` says.
+scores; the softmax's passes over each block (max, subtract, exp, sum, multiply; max and
+subtract only if a score could reach `paperlens._kernels.exp_safe` in size) are each one NumPy
+call on one thread, whatever ``--threads`` says.
 
 NumPy (OpenBLAS) and torch are given the same number of threads; the thread variables are set
 before NumPy is imported. Run it on an idle machine: the numbers are only as quiet as it is.
@@ -151,7 +152,9 @@ def profile(Q, K, V, repeat, warmup):
         P = np.empty((*x.batch, Q.shape[-2], K.shape[-2]), np.float32)
         output = np.empty((*x.batch, Q.shape[-2], V.shape[-1]), np.float32)
         tick("scale Q")
-        look = _kernels.may_overflow(Qs, x.K)  # Cauchy-Schwarz: |q . k| <= |q| |k|
+        bound = _kernels.score_bound(Qs, x.K)  # Cauchy-Schwarz: |q . k| <= |q| |k|
+        look = _kernels.may_overflow(bound, Qs.dtype)
+        shift = not bound < _kernels.exp_safe(Qs.dtype)  # no mask here
         tick("overflow bound")
         for rows in _kernels.score_blocks(x.batch, Q.shape[-2], K.shape[-2]):
             heads = rows[:-1]
@@ -160,9 +163,11 @@ def profile(Q, K, V, repeat, warmup):
             if look:  # only if the bound cannot rule an overflow out
                 np.isfinite(np.sum(S))
             tick("overflow look")
-            top = np.max(S, axis=-1, keepdims=True)
+            if shift:  # only if a score could reach exp_safe in size
+                top = np.max(S, axis=-1, keepdims=True)
             tick("max")
-            np.subtract(S, top, out=S)
+            if shift:
+                np.subtract(S, top, out=S)
             tick("subtract")
             np.exp(S, out=S)
             tick("exp")
@@ -188,7 +193,7 @@ def profile(Q, K, V, repeat, warmup):
     products = median["Q K^T"] + median["P V"]
     passes = sum(median[step] for step in ("max", "subtract", "exp", "sum", "multiply"))
     print(f"  {'total':<22} {median['total']:>8.2f}")
-    print(f"  the two products {products:.2f} ms; the softmax's five passes {passes:.2f} ms")
+    print(f"  the two products {products:.2f} ms; the softmax's passes {passes:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -95,22 +95,30 @@ def relu_backward(x: FloatArray, grad_output: FloatArray) -> FloatArray:
     return grad_x
 
 
-def softmax_(scores: FloatArray, *, axis: int = -1, name: str = "x") -> FloatArray:
+def softmax_(
+    scores: FloatArray, *, axis: int = -1, name: str = "x", shift: bool = True
+) -> FloatArray:
     """Softmax along ``axis`` computed in place: ``scores`` is overwritten and returned.
 
     Raises ValueError, naming the scores ``name``, for a slice whose maximum is NaN or +inf.
+    ``shift=False`` skips the shift by each slice's maximum (two passes over the scores), for a
+    caller that knows every score is finite, or -inf, and below `EXP_SAFE` of its dtype in size.
     """
-    # softmax(x) = softmax(x - c) for any c. With c = max(x) every exponent is <= 0, so exp cannot
-    # overflow (exp(1e4) is inf in float32, and inf / inf is NaN). initial=-inf handles n = 0.
-    top = np.max(scores, axis=axis, keepdims=True, initial=-np.inf)  # (..., 1, ...)
-    if not np.isfinite(top).all():  # rare, so the common case costs one test
-        bad = np.isnan(top) | np.isposinf(top)
-        if bad.any():
-            raise ValueError(f"{name} must not hold NaN or +inf, but {int(bad.sum())} slices do")
-        # A slice that is all -inf has max -inf, and -inf - (-inf) is NaN: shift it by 0.
-        top[np.isneginf(top)] = 0
-    with np.errstate(over="ignore"):  # x - max can only overflow to -inf, whose exp is the right 0
-        np.subtract(scores, top, out=scores)
+    if shift:
+        # softmax(x) = softmax(x - c) for any c. With c = max(x) every exponent is <= 0, so exp
+        # cannot overflow (exp(1e4) is inf in float32, and inf / inf is NaN). initial=-inf
+        # handles n = 0.
+        top = np.max(scores, axis=axis, keepdims=True, initial=-np.inf)  # (..., 1, ...)
+        if not np.isfinite(top).all():  # rare, so the common case costs one test
+            bad = np.isnan(top) | np.isposinf(top)
+            if bad.any():
+                raise ValueError(
+                    f"{name} must not hold NaN or +inf, but {int(bad.sum())} slices do"
+                )
+            # A slice that is all -inf has max -inf, and -inf - (-inf) is NaN: shift it by 0.
+            top[np.isneginf(top)] = 0
+        with np.errstate(over="ignore"):  # x - max overflows only to -inf, whose exp is 0
+            np.subtract(scores, top, out=scores)
     np.exp(scores, out=scores)
     total = np.sum(scores, axis=axis, keepdims=True)  # (..., 1, ...), >= 1 unless all -inf
     if not total.all():  # an all -inf slice: 0 / 1 gives zero weights rather than 0 / 0 = NaN
@@ -138,17 +146,31 @@ _OVERFLOWS: dict[str, Callable[[FloatArray], NDArray[np.bool_]]] = {
 }
 
 
-def may_overflow(Q: FloatArray, K: FloatArray) -> bool:
-    """Whether a score q · k of the (scaled) queries Q and the keys K could overflow their dtype.
+def score_bound(Q: FloatArray, K: FloatArray) -> float:
+    """A bound on the size of every score q · k of the (scaled) queries Q and the keys K.
 
-    By Cauchy-Schwarz, every product and partial sum of q · k is at most |q| |k| in size (to
-    rounding, which the factor 2 below covers many times over). So if the largest |q| times the
-    largest |k| is below half the largest float, no score can overflow, and none needs a look.
+    By Cauchy-Schwarz, every product and partial sum of q · k is at most |q| |k| in size, so
+    the largest |q| times the largest |k| bounds them all (to rounding, which the callers'
+    margins cover many times over). inf if a |q|^2 or |k|^2 overflows.
     """
-    with np.errstate(over="ignore", invalid="ignore"):  # |q|^2 past the largest float: "may"
+    with np.errstate(over="ignore", invalid="ignore"):  # |q|^2 past the largest float: inf
         q2 = float(np.max(np.vecdot(Q, Q), initial=0))  # the largest |q|^2
         k2 = float(np.max(np.vecdot(K, K), initial=0))  # the largest |k|^2
-    return not math.sqrt(q2) * math.sqrt(k2) < float(np.finfo(Q.dtype).max) / 2
+    return math.sqrt(q2) * math.sqrt(k2)
+
+
+def may_overflow(bound: float, dtype: np.dtype[Any]) -> bool:
+    """Whether a score of size up to ``bound`` (`score_bound`) could overflow ``dtype``: if
+    the bound is below half the largest float, no score can, and none needs a look."""
+    return not bound < float(np.finfo(dtype).max) / 2
+
+
+def exp_safe(dtype: np.dtype[Any]) -> float:
+    """A size of scores below which softmax needs no shift by the maximum: ln(largest float) / 4,
+    22.2 in float32 and 177 in float64. Every exp(s) with |s| below it is a normal float, at
+    most the largest float to the power 1/4, so no exp overflows or loses precision to
+    underflow, and sums of up to 2^40 of them stay finite."""
+    return math.log(float(np.finfo(dtype).max)) / 4
 
 
 def attention_scores(
@@ -237,7 +259,11 @@ def attention(
     # it overflows, the scores show it: attention_scores finds it there.
     with np.errstate(over="ignore", invalid="ignore"):
         Q = Q * Q.dtype.type(scale)  # (..., n_q, d_k)
-    look = may_overflow(Q, K)  # whether the scores need a look for an overflow
+    bound = score_bound(Q, K)  # no score is larger in size
+    look = may_overflow(bound, Q.dtype)  # whether the scores need a look for an overflow
+    # softmax(s) = exp(s) / sum(exp(s)). Its usual shift by each row's maximum only keeps exp
+    # from overflowing; scores bounded by exp_safe (and a mask of -inf only) do not need it.
+    shift = not (bound < exp_safe(Q.dtype) and (mask is None or mask.dtype == bool))
     Q = np.broadcast_to(Q, (*batch, *Q.shape[-2:]))  # (..., n_q, d_k), a view
     K_T = np.broadcast_to(K, (*batch, *K.shape[-2:])).swapaxes(-1, -2)  # (..., d_k, n_k)
     V = np.broadcast_to(V, (*batch, *V.shape[-2:]))  # (..., n_k, d_v)
@@ -248,7 +274,7 @@ def attention(
         heads = rows[:-1]
         S = attention_scores(Q[rows], K_T[heads], P[rows], look)  # S = Q K^T · scale, in P
         mask_scores(S, None if M is None else M[rows])  # S + M: -inf where a key is masked
-        weights = softmax_(S, name=_SCORES)  # softmax(S + M), in place: (..., bq, n_k)
+        weights = softmax_(S, name=_SCORES, shift=shift)  # softmax(S + M), in place
         np.matmul(weights, V[heads], out=output[rows])  # O = P V: (..., bq, n_k) x (..., n_k, d_v)
     return output, P
 

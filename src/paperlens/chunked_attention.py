@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from paperlens._checks import FloatArray, check_attention_inputs, require_size
-from paperlens._kernels import attention_scores, mask_scores, may_overflow
+from paperlens._kernels import attention_scores, mask_scores, may_overflow, score_bound
 from paperlens.attention import attention, causal_mask  # noqa: F401 (doctest)
 
 
@@ -97,7 +97,7 @@ def chunked_attention(
     M = None if x.mask is None else np.broadcast_to(x.mask, (*x.batch, n_q, n_k))  # a view
     output = np.empty((*x.batch, n_q, d_v), dtype)  # (..., n_q, d_v)
     fold = _Fold(min(block, n_q), min(block, n_k), d_v, dtype, masked=causal or M is not None)
-    look = may_overflow(Q_scaled, x.K)  # whether the scores need a look for an overflow
+    look = may_overflow(score_bound(Q_scaled, x.K), dtype)  # whether the scores need a look
     for b in np.ndindex(*x.batch):  # one head at a time
         for q0 in range(0, n_q, block):
             rows = slice(q0, min(q0 + block, n_q))
