@@ -102,7 +102,7 @@ def softmax_(
 
     Raises ValueError, naming the scores ``name``, for a slice whose maximum is NaN or +inf.
     ``shift=False`` skips the shift by each slice's maximum (two passes over the scores), for a
-    caller that knows every score is finite, or -inf, and below `EXP_SAFE` of its dtype in size.
+    caller that knows every score is finite, or -inf, and below `exp_safe` of its dtype in size.
     """
     if shift:
         # softmax(x) = softmax(x - c) for any c. With c = max(x) every exponent is <= 0, so exp
