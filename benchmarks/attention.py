@@ -155,7 +155,6 @@ def profile(Q, K, V, repeat, warmup):
         bound = _kernels.score_bound(Qs, x.K)  # Cauchy-Schwarz: |q . k| <= |q| |k|
         look = _kernels.may_overflow(bound, Qs.dtype)
         shift = not bound < _kernels.exp_safe(Qs.dtype)  # no mask here
-        in_cache = max(1, _kernels.BLOCK // K.shape[-2])  # rows the softmax takes at a time
         tick("overflow bound")
         for rows in _kernels.score_blocks(x.batch, Q.shape[-2], K.shape[-2]):
             heads = rows[:-1]
@@ -164,20 +163,18 @@ def profile(Q, K, V, repeat, warmup):
             if look:  # only if the bound cannot rule an overflow out
                 np.isfinite(np.sum(S))
             tick("overflow look")
-            for r in range(0, S.shape[-2], in_cache):  # a slice of rows, while in the cache
-                part = S[..., r : r + in_cache, :]
-                if shift:  # only if a score could reach exp_safe in size
-                    top = np.max(part, axis=-1, keepdims=True)
-                tick("max")
-                if shift:
-                    np.subtract(part, top, out=part)
-                tick("subtract")
-                np.exp(part, out=part)
-                tick("exp")
-                total = np.sum(part, axis=-1, keepdims=True)
-                tick("sum")
-                np.multiply(part, 1 / total, out=part)
-                tick("multiply")
+            if shift:  # only if a score could reach exp_safe in size
+                top = np.max(S, axis=-1, keepdims=True)
+            tick("max")
+            if shift:
+                np.subtract(S, top, out=S)
+            tick("subtract")
+            np.exp(S, out=S)
+            tick("exp")
+            total = np.sum(S, axis=-1, keepdims=True)
+            tick("sum")
+            np.multiply(S, 1 / total, out=S)
+            tick("multiply")
             np.matmul(S, x.V[heads], out=output[rows])
             tick("P V")
 
