@@ -218,13 +218,11 @@ def mask_scores(
 
 _SCORES = "the scores Q K^T · scale + mask"
 BLOCK = 2**18
-"""Scores per block of `attention` (1 MiB in float32), if a head's rows allow, and per slice
-of rows that the softmax's passes go over together: small enough for those passes to run in
-the CPU's cache, not through main memory."""
+"""Scores per block of `attention` (1 MiB in float32), if a head's rows allow: small enough
+for the softmax's passes over a block to run in the CPU's cache, not through main memory."""
 MIN_ROWS = 512
-"""Query rows per block of the matrix products at the least: fewer make the products slower,
-and each product is one more call that OpenBLAS shares out among its threads. A block of that
-many rows of long keys is larger than `BLOCK`, and its softmax goes a slice at a time."""
+"""Query rows per block at the least: fewer make the matrix products slower, and each product
+is one more call that OpenBLAS shares out among its threads."""
 
 
 def score_blocks(batch: tuple[int, ...], n_q: int, n_k: int) -> Iterator[tuple[int | slice, ...]]:
@@ -272,15 +270,12 @@ def attention(
     M = None if mask is None else np.broadcast_to(mask, (*batch, n_q, n_k))  # a view
     P = np.empty((*batch, n_q, n_k), Q.dtype)  # (..., n_q, n_k): the weights
     output = np.empty((*batch, n_q, d_v), Q.dtype)  # (..., n_q, d_v)
-    in_cache = max(1, BLOCK // max(n_k, 1))  # rows whose scores fit in the cache together
     for rows in score_blocks(batch, n_q, n_k):  # rows of one or more heads: (..., bq)
         heads = rows[:-1]
         S = attention_scores(Q[rows], K_T[heads], P[rows], look)  # S = Q K^T · scale, in P
-        for r in range(0, S.shape[-2], in_cache):  # a slice of rows, while in the cache
-            part = (..., slice(r, r + in_cache), slice(None))
-            mask_scores(S[part], None if M is None else M[rows][part])  # S + M: -inf if masked
-            softmax_(S[part], name=_SCORES, shift=shift)  # softmax(S + M), in place
-        np.matmul(S, V[heads], out=output[rows])  # O = P V: (..., bq, n_k) x (..., n_k, d_v)
+        mask_scores(S, None if M is None else M[rows])  # S + M: -inf where a key is masked
+        weights = softmax_(S, name=_SCORES, shift=shift)  # softmax(S + M), in place
+        np.matmul(weights, V[heads], out=output[rows])  # O = P V: (..., bq, n_k) x (..., n_k, d_v)
     return output, P
 
 
