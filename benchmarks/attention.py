@@ -1,6 +1,8 @@
 """How fast is paperlens.attention? Against PyTorch's fused kernel and the two bare matmuls.
 
-Prints median wall times (ms) over several runs, after warm-up, of
+Prints median wall times (ms) over several runs, after warm-up, each function timed in blocks
+of its own runs (`median_ms`: interleaved with NumPy's products, torch's kernel ran 2-3 times
+slower, its cores taken by OpenBLAS's spinning threads), of
 
 - ``paperlens.attention(Q, K, V)`` (returns the output and the normalised weights),
 - ``torch.nn.functional.scaled_dot_product_attention`` on CPU without autograd (output only),
@@ -39,24 +41,37 @@ SHAPES = [(8, 8, 512, 64), (1, 1, 4096, 64)]  # (batch, heads, n, d_k = d_v)
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--repeat", type=int, default=9, help="timed runs (median), >= 5")
+    parser.add_argument("--repeat", type=int, default=9, help="timed runs per block (median), >= 5")
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="where paperlens's time goes")
     return parser.parse_args()
 
 
+ROUNDS = 3
+"""Rounds of `median_ms`: in each, every function runs in a block of its own, in turn."""
+
+
 def median_ms(functions, repeat, warmup):
-    """Median time in ms of each function; the runs are interleaved, so that load from other
-    processes falls on all of them alike rather than on whichever ran while it lasted."""
-    for _ in range(warmup):
-        for fn in functions.values():
-            fn()
-    times = {name: [] for name in functions}
-    for _ in range(repeat):
-        for name, fn in functions.items():
-            start = time.perf_counter()
-            fn()
-            times[name].append(time.perf_counter() - start)
+    """Median time in ms of each function over ``ROUNDS * repeat`` timed runs.
+
+    Each function runs in a block of its own (``warmup`` untimed runs, then ``repeat`` timed
+    ones), never interleaved with another's runs: after a product, OpenBLAS's worker threads
+    spin for a while, and so do PyTorch's OpenMP threads after a kernel, holding the cores
+    that the other library's next call needs. Interleaved, torch's kernel here ran 2-3 times
+    slower after a NumPy call than in a block of its own. The blocks take turns over
+    `ROUNDS` rounds, in a rotated order, so that a change of load falls on all of them.
+    """
+    names = list(functions)
+    times = {name: [] for name in names}
+    for r in range(ROUNDS):
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            fn = functions[name]
+            for _ in range(warmup):
+                fn()
+            for _ in range(repeat):
+                start = time.perf_counter()
+                fn()
+                times[name].append(time.perf_counter() - start)
     return {name: 1e3 * statistics.median(t) for name, t in times.items()}
 
 
@@ -80,7 +95,9 @@ def main():
     coretype = os.environ.get("OPENBLAS_CORETYPE", "(unset)")
     print(f"numpy {np.__version__}, torch {torch.__version__ if torch else '(absent)'}, ", end="")
     print(f"threads {args.threads}, OPENBLAS_CORETYPE {coretype}, load {os.getloadavg()[0]:.2f}")
-    print(f"median of {args.repeat} interleaved runs after {args.warmup} warm-up, float32, ms;")
+    runs = f"{ROUNDS} x {args.repeat} runs"
+    print(f"median of {runs}, each function in blocks of its own after {args.warmup} warm-up,")
+    print("float32, ms;")
     print("'bare' is only Q @ K^T and P @ V")
     header = f"{'shape (B, H, n, d)':<18} {'paperlens':>9} {'torch':>7} {'bare':>7}"
     print(f"{header} {'pl/torch':>8} {'pl/bare':>7}")
