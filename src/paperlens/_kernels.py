@@ -100,9 +100,10 @@ def softmax_(
 ) -> FloatArray:
     """Softmax along ``axis`` computed in place: ``scores`` is overwritten and returned.
 
-    Raises ValueError, naming the scores ``name``, for a slice whose maximum is NaN or +inf.
-    ``shift=False`` skips the shift by each slice's maximum (two passes over the scores), for a
-    caller that knows every score is finite, or -inf, and below `exp_safe` of its dtype in size.
+    With the shift by each slice's maximum (the default), raises ValueError, naming the scores
+    ``name``, for a slice whose maximum is NaN or +inf. ``shift=False`` skips the shift (two
+    passes over the scores) and that check, for a caller that knows every score is -inf or
+    finite and below `exp_safe` of its dtype in size.
     """
     if shift:
         # softmax(x) = softmax(x - c) for any c. With c = max(x) every exponent is <= 0, so exp
@@ -120,7 +121,8 @@ def softmax_(
         with np.errstate(over="ignore"):  # x - max overflows only to -inf, whose exp is 0
             np.subtract(scores, top, out=scores)
     np.exp(scores, out=scores)
-    total = np.sum(scores, axis=axis, keepdims=True)  # (..., 1, ...), >= 1 unless all -inf
+    # (..., 1, ...): > 0 unless the slice is all -inf (>= 1 with the shift)
+    total = np.sum(scores, axis=axis, keepdims=True)
     if not total.all():  # an all -inf slice: 0 / 1 gives zero weights rather than 0 / 0 = NaN
         total[total == 0] = 1
     # One division per slice, then multiplications, which are cheaper than divisions.
@@ -150,8 +152,12 @@ def score_bound(Q: FloatArray, K: FloatArray) -> float:
     """A bound on the size of every score q · k of the (scaled) queries Q and the keys K.
 
     By Cauchy-Schwarz, every product and partial sum of q · k is at most |q| |k| in size, so
-    the largest |q| times the largest |k| bounds them all (to rounding, which the callers'
-    margins cover many times over). inf if a |q|^2 or |k|^2 overflows.
+    the largest |q| times the largest |k| bounds them all, to rounding, which the callers'
+    margins cover many times over. inf if a |q|^2 or |k|^2 overflows (NaN if the other is 0):
+    the callers test ``not bound < limit``, which then takes their safe path. A |q|^2 in or
+    below the subnormal range (in float32, |q| below 1.1e-19) can make the bound too small, even
+    0; the scores are then below 3, since |k| < 1.9e19 unless |k|^2 overflows, far below what
+    the callers test.
     """
     with np.errstate(over="ignore", invalid="ignore"):  # |q|^2 past the largest float: inf
         q2 = float(np.max(np.vecdot(Q, Q), initial=0))  # the largest |q|^2
@@ -167,10 +173,11 @@ def may_overflow(bound: float, dtype: np.dtype[Any]) -> bool:
 
 def exp_safe(dtype: np.dtype[Any]) -> float:
     """A size of scores below which softmax needs no shift by the maximum: ln(largest float) / 4,
-    22.2 in float32 and 177 in float64. Every exp(s) with |s| below it is a normal float, at
-    most the largest float to the power 1/4, so no exp overflows or loses precision to
-    underflow, and sums of up to 2^40 of them stay finite."""
-    return math.log(float(np.finfo(dtype).max)) / 4
+    22.2 in float32 and 177 in float64 (computed in the dtype: 2839 in x86's long double). Every
+    exp(s) with |s| below it is a normal float, at most the largest float to the power 1/4, so
+    no exp overflows or loses precision to underflow, and sums of up to 2^40 of them stay
+    finite."""
+    return float(np.log(np.finfo(dtype).max)) / 4
 
 
 def attention_scores(
@@ -261,8 +268,9 @@ def attention(
         Q = Q * Q.dtype.type(scale)  # (..., n_q, d_k)
     bound = score_bound(Q, K)  # no score is larger in size
     look = may_overflow(bound, Q.dtype)  # whether the scores need a look for an overflow
-    # softmax(s) = exp(s) / sum(exp(s)). Its usual shift by each row's maximum only keeps exp
-    # from overflowing; scores bounded by exp_safe (and a mask of -inf only) do not need it.
+    # softmax(s) = exp(s) / sum(exp(s)). Its usual shift by each row's maximum keeps exp from
+    # overflowing, and a row of very negative scores from underflowing to all zeros; scores
+    # bounded by exp_safe in size (and a mask of -inf only) need neither.
     shift = not (bound < exp_safe(Q.dtype) and (mask is None or mask.dtype == bool))
     Q = np.broadcast_to(Q, (*batch, *Q.shape[-2:]))  # (..., n_q, d_k), a view
     K_T = np.broadcast_to(K, (*batch, *K.shape[-2:])).swapaxes(-1, -2)  # (..., d_k, n_k)

@@ -111,46 +111,79 @@ def test_may_overflow_rules_out_an_overflow_only_where_cauchy_schwarz_does():
 def test_exp_safe_is_a_quarter_of_the_log_of_the_largest_float_as_its_docstring_says():
     assert round(_kernels.exp_safe(np.dtype(np.float32)), 1) == 22.2
     assert round(_kernels.exp_safe(np.dtype(np.float64))) == 177
-    for dtype in (np.float32, np.float64):
+    if np.finfo(np.longdouble).nmant == 63:  # x86's 80-bit long double
+        assert round(_kernels.exp_safe(np.dtype(np.longdouble))) == 2839
+    for dtype in (np.float32, np.float64, np.longdouble):
         info, top = np.finfo(dtype), _kernels.exp_safe(np.dtype(dtype))
         with np.errstate(all="raise"):  # exp at ±exp_safe: normal floats, no overflow
             big, small = np.exp(dtype(top)), np.exp(dtype(-top))
             assert np.isfinite(big * dtype(2.0**40)) and small >= info.smallest_normal
 
 
-def test_attention_skips_the_shift_only_where_no_exp_can_overflow_and_stays_accurate():
-    """Without the shift by the row maximum (every score under exp_safe in size) the weights
-    are as accurate as with it, in relative terms down to the smallest; above the bound, the
-    shift is made, or exp(89) would be inf in float32 and the weights NaN."""
-    rng = np.random.default_rng(0)
-    for dtype, eps in ((np.float32, 2.0**-23), (np.float64, 2.0**-52)):
+def _shifts(monkeypatch):
+    """The ``shift`` of every call `_kernels.attention` makes to `_kernels.softmax_`."""
+    calls = []
+    softmax_ = _kernels.softmax_
+
+    def spy(scores, **kwargs):
+        calls.append(kwargs.get("shift", True))
+        return softmax_(scores, **kwargs)
+
+    monkeypatch.setattr(_kernels, "softmax_", spy)
+    return calls
+
+
+def test_attention_skips_the_shift_only_below_exp_safe_and_with_no_mask_but_a_bool_one(
+    monkeypatch,
+):
+    calls = _shifts(monkeypatch)
+    for dtype in (np.float32, np.float64):
         top = _kernels.exp_safe(np.dtype(dtype))
-        for size in (0.99 * top, 4 * top):  # under the bound: no shift; over it: shift
-            # One query along the first key, of length size: scores from -size to size.
-            K = rng.standard_normal((300, 8))
-            K /= np.linalg.norm(K, axis=1, keepdims=True)  # unit keys
-            q = np.zeros((1, 8))
-            q[0] = K[0] * size
-            mask = np.ones((1, 300), bool)
-            mask[0, 1::7] = False
-            Q, K_ = q.astype(dtype), K.astype(dtype)
-            for m in (None, mask):
-                P = paperlens.attention(Q, K_, K_, scale=1.0, mask=m).weights
-                s = (Q.astype(np.longdouble) @ K_.astype(np.longdouble).T)[0]
-                if m is not None:
-                    s[~mask[0]] = -np.inf
-                want = np.exp(s - s.max())
-                want /= want.sum()
-                # relative error where the weight is a normal float (under the bound, all are;
-                # over it, the shifted exp rightly underflows to 0 below e^-87 in float32)
-                tiny = np.finfo(dtype).smallest_normal
-                kept = want >= tiny
-                assert np.all(np.abs(P[0][~kept] - want[~kept]) <= tiny)
-                assert kept.sum() == (300 if m is None else mask.sum()) or size > top
-                # a few roundings of exp's argument (up to 4 size) and of the sum
-                error = np.abs(P[0][kept] / want[kept] - 1).max()
-                assert error < 8 * (1 + size) * eps, (dtype, size, error)
-    # A row all masked keeps zero weights without the shift, too.
-    rows = [[True] * 3, [False] * 3]
-    P = paperlens.attention(np.ones((2, 2)), np.ones((3, 2)), np.ones((3, 1)), mask=rows).weights
-    assert P[1].tolist() == [0.0, 0.0, 0.0] and np.isclose(P[0].sum(), 1)
+        # One query along the first of two unit keys: the bound |q| |k| is the query's length.
+        K = np.array([[1.0, 0.0], [0.0, 1.0]], dtype)
+        for size, shift in ((0.99 * top, False), (1.01 * top, True)):
+            q = np.array([[size, 0.0]], dtype)
+            for mask, masked_shift in (
+                (None, shift),
+                ([[True, False]], shift),
+                ([[0.0, 0.0]], True),
+            ):
+                calls.clear()
+                P = paperlens.attention(q, K, K, scale=1.0, mask=mask).weights
+                assert calls == [masked_shift], (dtype, size, mask)
+                assert np.isfinite(P).all() and np.isclose(P.sum(), 1)
+    # Above the bound the shift is needed: exp(88.9) is inf in float32, and inf / inf is NaN.
+    q = np.array([[88.9, 0.0]], np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        assert np.isnan(_kernels.softmax_(q @ np.eye(2, dtype=np.float32), shift=False)).any()
+    eye = np.eye(2, dtype=np.float32)
+    w = paperlens.attention(q, eye, eye, scale=1.0).weights[0]  # 1 and e^-88.9
+    assert w[0] == 1 and 0 <= w[1] < 1e-38
+    # long double: its exp_safe is computed in the dtype, not as an infinite float
+    q = np.array([[200.0, 0.0]], np.longdouble)
+    K = np.array([[100.0, 0.0], [0.0, 1.0]], np.longdouble)
+    assert paperlens.attention(q, K, K, scale=1.0).weights.tolist() == [[1.0, 0.0]]
+
+
+def test_the_unshifted_softmax_is_at_least_as_accurate_as_the_shifted_one_below_exp_safe():
+    """On the same float32 scores, against a long-double softmax of those scores: the shift
+    rounds s - max, which the unshifted softmax does not."""
+    rng = np.random.default_rng(0)
+    top = _kernels.exp_safe(np.dtype(np.float32))
+    eps = np.finfo(np.float32).eps
+    S = (rng.uniform(-0.99, 0.99, (50, 300)) * top).astype(np.float32)
+    S[:10, 0] = 0.99 * top  # rows with one dominant score
+    S[10:20] = S[10:20, :1]  # rows of equal scores
+    exact = np.exp(S.astype(np.longdouble))
+    exact /= exact.sum(axis=-1, keepdims=True)
+    error = {}
+    for shift in (True, False):
+        P = _kernels.softmax_(S.copy(), shift=shift)
+        error[shift] = float(np.max(np.abs(P / exact - 1))) / eps  # in units of eps
+        assert np.allclose(P.sum(axis=-1), 1, rtol=2 * eps, atol=0)
+    assert error[False] <= error[True] and error[False] < 4, error
+    # and where no row is near the bound's edge, the two agree closely
+    small = S / np.float32(top)  # scores in (-1, 1)
+    np.testing.assert_allclose(
+        _kernels.softmax_(small.copy(), shift=False), _kernels.softmax_(small.copy()), rtol=8 * eps
+    )
