@@ -121,7 +121,8 @@ def softmax_(
         with np.errstate(over="ignore"):  # x - max overflows only to -inf, whose exp is 0
             np.subtract(scores, top, out=scores)
     np.exp(scores, out=scores)
-    # (..., 1, ...): > 0 unless the slice is all -inf (>= 1 with the shift)
+    # (..., 1, ...): >= 1 with the shift unless the slice is all -inf; without it, > 0 for
+    # scores bounded as the caller promises
     total = np.sum(scores, axis=axis, keepdims=True)
     if not total.all():  # an all -inf slice: 0 / 1 gives zero weights rather than 0 / 0 = NaN
         total[total == 0] = 1
@@ -175,8 +176,8 @@ def exp_safe(dtype: np.dtype[Any]) -> float:
     """A size of scores below which softmax needs no shift by the maximum: ln(largest float) / 4,
     22.2 in float32 and 177 in float64 (computed in the dtype: 2839 in x86's long double). Every
     exp(s) with |s| below it is a normal float, at most the largest float to the power 1/4, so
-    no exp overflows or loses precision to underflow, and sums of up to 2^40 of them stay
-    finite."""
+    no exp overflows or loses precision to underflow, and in float32 and wider types sums of up
+    to 2^40 of them stay finite (float16 holds only 4094; attention computes it in float32)."""
     return float(np.log(np.finfo(dtype).max)) / 4
 
 
@@ -270,7 +271,8 @@ def attention(
     look = may_overflow(bound, Q.dtype)  # whether the scores need a look for an overflow
     # softmax(s) = exp(s) / sum(exp(s)). Its usual shift by each row's maximum keeps exp from
     # overflowing, and a row of very negative scores from underflowing to all zeros; scores
-    # bounded by exp_safe in size (and a mask of -inf only) need neither.
+    # bounded by exp_safe in size, with no mask or a bool one (a float mask may add anything),
+    # need neither. (A row with one key then gets exp(s) / exp(s): 1 to within a rounding.)
     shift = not (bound < exp_safe(Q.dtype) and (mask is None or mask.dtype == bool))
     Q = np.broadcast_to(Q, (*batch, *Q.shape[-2:]))  # (..., n_q, d_k), a view
     K_T = np.broadcast_to(K, (*batch, *K.shape[-2:])).swapaxes(-1, -2)  # (..., d_k, n_k)

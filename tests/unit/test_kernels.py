@@ -152,6 +152,19 @@ def test_attention_skips_the_shift_only_below_exp_safe_and_with_no_mask_but_a_bo
                 P = paperlens.attention(q, K, K, scale=1.0, mask=mask).weights
                 assert calls == [masked_shift], (dtype, size, mask)
                 assert np.isfinite(P).all() and np.isclose(P.sum(), 1)
+    # The bound is taken on the scaled queries: a scale moves scores across it either way.
+    for dtype in (np.float32, np.float64):
+        top = _kernels.exp_safe(np.dtype(dtype))
+        K = np.array([[1.0, 0.0], [0.0, 1.0]], dtype)
+        for size, scale, shift in ((2 * top, 0.45, False), (0.5 * top, 3.0, True)):
+            calls.clear()
+            q = np.array([[size, 0.0]], dtype)
+            assert np.isfinite(paperlens.attention(q, K, K, scale=scale).weights).all()
+            assert calls == [shift], (dtype, size, scale)
+    calls.clear()
+    q, eye = np.eye(1, 2, dtype=np.float32), np.eye(2, dtype=np.float32)
+    w = paperlens.attention(q, eye, eye, scale=100.0).weights  # scores 100 and 0, in float32
+    assert calls == [True] and w[0, 0] == 1 and w[0, 1] < 1e-43  # e^-100, subnormal
     # Above the bound the shift is needed: exp(88.9) is inf in float32, and inf / inf is NaN.
     q = np.array([[88.9, 0.0]], np.float32)
     with np.errstate(over="ignore", invalid="ignore"):
