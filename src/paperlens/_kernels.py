@@ -121,7 +121,7 @@ def softmax_(
         with np.errstate(over="ignore"):  # x - max overflows only to -inf, whose exp is 0
             np.subtract(scores, top, out=scores)
     np.exp(scores, out=scores)
-    # (..., 1, ...): >= 1 with the shift unless the slice is all -inf; without it, > 0 for
+    # (..., 1, ...): 0 for a slice all -inf; else >= 1 with the shift, and > 0 without it for
     # scores bounded as the caller promises
     total = np.sum(scores, axis=axis, keepdims=True)
     if not total.all():  # an all -inf slice: 0 / 1 gives zero weights rather than 0 / 0 = NaN
@@ -177,7 +177,7 @@ def exp_safe(dtype: np.dtype[Any]) -> float:
     22.2 in float32 and 177 in float64 (computed in the dtype: 2839 in x86's long double). Every
     exp(s) with |s| below it is a normal float, at most the largest float to the power 1/4, so
     no exp overflows or loses precision to underflow, and in float32 and wider types sums of up
-    to 2^40 of them stay finite (float16 holds only 4094; attention computes it in float32)."""
+    to 2^40 of them stay finite (not in float16, which attention computes in float32)."""
     return float(np.log(np.finfo(dtype).max)) / 4
 
 
