@@ -813,6 +813,9 @@ v2_scale = next(  # v2's other control comparison, which held on the exploration
 assert "Mann–Whitney" in v2_scale["test"] and "unpaired" in v2_scale["test"]  # "v2 tested it"
 scale_vs = pl.experiments.claims.paired_greater(tuned[sc], tuned[plain_i], "", alpha=design.alpha)
 controls_entry = next(i for i, e in enumerate(entries, 1) if e["design"] == "v1-controls")
+control_p = [stats.wilcoxon(tuned[j] - tuned[1], method="exact").pvalue for j in (so, sc)]
+# "each control's slope is larger than the residual nets'": two-sided, at the design's level
+assert max(control_p) < design.alpha and all(np.median(tuned[j] - tuned[1]) > 0 for j in (so, sc))
 Markdown(
     """**Claims 5 and 6 could hardly have failed.** Each control breaks the signal at
 initialisation. Without the $1/\\sqrt{L}$, every block adds about the stream's own mean
@@ -976,6 +979,7 @@ corr = stats.spearmanr(np.log10(final[0]).T).statistic  # (depth, depth), plain,
 apart = np.subtract.outer(np.arange(len(depths)), np.arange(len(depths)))  # steps between depths
 by_distance = [float(corr[apart == k].mean()) for k in range(1, len(depths))]  # (distance,)
 corr_se = 1 / np.sqrt(n_build - 1)  # Spearman's rho's standard deviation when independent
+assert max(by_distance) - min(by_distance) < 2 * corr_se  # "too few to show it"
 page_p = [  # claim 1's p-value, and claim 3's at each budget, recomputed
     stats.page_trend_test(np.log10(final[0]).T, method="exact").pvalue,
     *(stats.page_trend_test(best[0, :, :, b].T, method="exact").pvalue for b in range(3)),

@@ -49,8 +49,9 @@ from scipy import stats
 from paperlens._checks import FloatArray, as_real_array
 
 ALPHA = 0.01
-"""The level every claim is tested at, one-sided: p < 0.01, or the matching end of a 98%
-two-sided confidence interval."""
+"""The site's level, one-sided: p < 0.01, or the matching end of a 98% two-sided confidence
+interval. A page that corrects for its number of claims tests each at a fraction of it (the
+ResNet page: ``ALPHA / 6``, Bonferroni) and passes that as ``alpha``."""
 MIN_DRAWS = 100
 """The fewest values `mean_above` and `mean_below` accept: with fewer, a bootstrap interval
 of the mean can miss far more often than it says (for 12 normal values, more than twice as
@@ -81,7 +82,8 @@ class Claim(NamedTuple):
     evidence: str
     """The p-value or interval, as printed."""
     holds: bool
-    """Whether the evidence supports the statement at level `ALPHA`."""
+    """Whether the evidence supports the statement at the test's level (``alpha``, by default
+    `ALPHA`)."""
     effect: str = ""
     """The size of the effect, with its interval, as printed (empty if the test gives none)."""
 

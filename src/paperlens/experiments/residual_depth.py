@@ -838,9 +838,9 @@ Its base rate and budget are the build's.
 Its confirmation (``python -m paperlens.experiments.residual_depth full --record``, about
 25 minutes of CPU, some 9 s per training of 18 nets) was started for v3 after b14fbd7, and
 for v4 after 1ffd850 and after 877b347 (the same trainings: v4 changed tests, the build's
-seeds and the sample-size argument, not the full sweep), and stopped each time unfinished,
-with 83 of its 160 trainings kept in the run's store and nothing computed from them; a fourth
-start resumed from that store and finished (its log entry says so)."""
+seeds and the sample-size argument, not the full sweep's trainings), and stopped each time
+unfinished, with 83 of its 160 trainings kept in the run's store and nothing computed from them;
+a fourth start resumed from that store and finished (its log entry says so)."""
 
 
 # ---------------------------------------------------------------------------------------------
