@@ -678,8 +678,8 @@ measured after the confirmation, on the page's test seeds).
   $k = {k_small[1]:g}$, half a step apart, which only the finer grid offers. The margin was
   sized to the page's grid, a factor 2 apart; the finer grid resolves a difference the margin
   absorbs.
-- **At $d_k = 16$** (*log*; no loss comparison was claimed there) the *unscaled* layer ends
-  lower, on {int((full_16 < 0).sum())} of {full_16.size} seeds, by a shift of
+- **At $d_k = 16$** (*log*; no claim compared the tuned layers' final losses there) the
+  *unscaled* layer ends lower, on {int((full_16 < 0).sum())} of {full_16.size} seeds, by a shift of
   {sweep[("mse", "16")]}:
   the interval excludes 0, inside the margin. The full sweeps' shifts, unscaled minus scaled
   (positive: the scaled layer ends lower), are with the MSE
@@ -949,7 +949,7 @@ the full sweeps' finer grid it ends a factor {10**shift.estimate:.1f} worse, on
 {int((full_small > 0).sum())} of {full_small.size} seeds, inside that margin; at $d_k = 16$ it
 ends a factor {10 ** -sweep[("mse", "16")].estimate:.2f} *better*, on
 {int((full_16 < 0).sum())} of {full_16.size} seeds, also inside the margin (a description:
-no loss comparison was claimed at $d_k = 16$). At
+no claim compared the tuned layers' final losses at $d_k = 16$). At
 $d_k = {large_dk}$, after {setup.steps} steps, it ends far worse on {int((~near(page_large)).sum())}
 of {page_large.size} seeds and within a factor 10 on the rest; kept at its rate and trained
 longer, the median seed catches up and some seeds

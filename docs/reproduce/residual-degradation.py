@@ -979,7 +979,7 @@ corr = stats.spearmanr(np.log10(final[0]).T).statistic  # (depth, depth), plain,
 apart = np.subtract.outer(np.arange(len(depths)), np.arange(len(depths)))  # steps between depths
 by_distance = [float(corr[apart == k].mean()) for k in range(1, len(depths))]  # (distance,)
 corr_se = 1 / np.sqrt(n_build - 1)  # Spearman's rho's standard deviation when independent
-assert max(by_distance) - min(by_distance) < 2 * corr_se  # "too few to show it"
+assert max(by_distance) - min(by_distance) < 2 * corr_se  # no spread beyond 2 null SDs
 page_p = [  # claim 1's p-value, and claim 3's at each budget, recomputed
     stats.page_trend_test(np.log10(final[0]).T, method="exact").pvalue,
     *(stats.page_trend_test(best[0, :, :, b].T, method="exact").pvalue for b in range(3)),

@@ -57,3 +57,20 @@ def test_every_skip_says_why(page):
             assert re.fullmatch(r'\s*"[^"]{5,}"\s*', reason), (
                 f"line {skip.line}: skip without a reason: {reason!r}"
             )
+
+
+SOURCES = sorted((ROOT / "docs").rglob("*.md")) + sorted((ROOT / "docs").rglob("*.py"))
+# Any C0 control character but the newline: a tab, or a BEL left by "\a" in a non-raw Python
+# string that rewrote "\approx", shows on the page as a gap or a lost letter.
+CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=ids(SOURCES))
+def test_no_control_characters_in_page_sources(source):
+    text = source.read_text(encoding="utf-8")
+    bad = [
+        (n, repr(m.group()))
+        for n, line in enumerate(text.split("\n"), 1)
+        for m in CONTROL.finditer(line)
+    ]
+    assert not bad, f"control characters (line, char): {bad}"
