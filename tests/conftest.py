@@ -10,17 +10,12 @@ copies of the pages, by the reader's notebooks and by the experiments the tests 
 
 The cold build starts as soon as the tests are collected and runs beside them; the tests that
 need the site run last (`pytest_collection_modifyitems`), and the first of them waits for it.
-The longest checks of the built site that run in subprocesses (the warm build, the build over
-damaged caches, the reader's notebooks) start as soon as the cold build has passed
-(`STARTED_WITH_SITE`): they run beside the browser tests, which leave part of the second core
-idle, and the tests that check them wait for them at the end.
 The browser tests are parametrized by the pages the sources make (`source_pages`; the built-site
 tests check that the build made exactly those). ``PAPERLENS_SITE=DIR`` uses a site already built
 into DIR instead (with ``make site``: nothing checks that it was), and leaves it in place; with
 ``PAPERLENS_CACHE_DIR`` too, the caches that build filled (say ``.cache``) are the session's.
 """
 
-import json
 import os
 import re
 import shlex
@@ -34,7 +29,6 @@ from pathlib import Path
 import pytest
 
 from paperlens import _cache as experiment_cache
-from sitekit import cache as site_cache
 from sitekit import cards, notebooks, paths, print_edition
 from sitekit.paths import ROOT, page_url
 from sitekit.wheel import build_wheel, wheel_name
@@ -55,26 +49,19 @@ class Builds:
     def site(self) -> Path:
         return self.given or self.folder / "site"
 
-    def start(
-        self, name: str, *, offline: bool, env: dict[str, str] | None = None
-    ) -> subprocess.Popen[str]:
-        """``make site`` into ``folder/<name>``, offline when asked and possible (``env``: on
-        top of the build's environment)."""
+    def start(self, name: str, *, offline: bool) -> subprocess.Popen[str]:
+        """``make site`` into ``folder/<name>``, offline when asked and possible; its output
+        goes to ``folder/<name>.log`` (a file: a full pipe would stall the build)."""
         target = self.folder / name
         script = f"exec make --no-print-directory site SITE_DIR={target}"
         command = ["sh", "-c", script]
         if offline and offline_namespace_available():
             # The Jupyter kernel that executes the notebooks talks to the build over loopback.
             command = ["unshare", "-rn", "sh", "-c", f"ip link set lo up && {script}"]
-        return self.run(name, command, cwd=ROOT, env=paths.build_env() | (env or {}))
-
-    def run(
-        self, name: str, command: list[str], *, cwd: Path, env: dict[str, str]
-    ) -> subprocess.Popen[str]:
-        """Start ``command``; its output goes to ``folder/<name>.log`` (a file: a full pipe
-        would stall it), read back by `wait`."""
         with open(self.folder / f"{name}.log", "w") as log:
-            proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(
+                command, cwd=ROOT, env=paths.build_env(), stdout=log, stderr=subprocess.STDOUT
+            )
         self.procs.append(proc)
         return proc
 
@@ -103,7 +90,11 @@ class Builds:
             PIP_CONSTRAINT=str(ROOT / "requirements.lock"),
             PIP_DISABLE_PIP_VERSION_CHECK="1",
         )
-        self.reader = self.run("reader", ["sh", "-c", script], cwd=home, env=env)
+        with open(self.folder / "reader.log", "w") as log:
+            self.reader = subprocess.Popen(
+                ["sh", "-c", script], cwd=home, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+        self.procs.append(self.reader)
 
     def wait(self, proc: subprocess.Popen[str], name: str) -> tuple[int, str]:
         proc.wait()
@@ -121,10 +112,6 @@ _BUILDS = pytest.StashKey[Builds]()
 # Fixtures of the tests that need the built site (or build and serve scratch copies of the
 # pages with the session's caches): they run after every other test.
 NEEDS_SITE = ("site", "warm_build", "scratch_config", "scratch_with_figures", "reader_python")
-# Session fixtures that start a subprocess checking the built site and return at once: `site`
-# asks for each one a selected test needs as soon as the cold build has passed, so that it runs
-# beside the browser tests; the test that checks it waits for it.
-STARTED_WITH_SITE = ("warm_build_started", "damaged_build_started", "reader_notebooks_started")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -179,103 +166,22 @@ def cold_build(request) -> tuple[int, str, Path]:
     return returncode, output, builds.site
 
 
-def built(cold_build: tuple[int, str, Path]) -> Path:
-    """The cold build's site, once it has passed."""
+@pytest.fixture(scope="session")
+def site(cold_build):
+    """The built site folder (``make site``: strict, and every page's proof checked)."""
     returncode, output, folder = cold_build
     assert returncode == 0, f"make site failed:\n{output[-6000:]}"
     return folder
 
 
 @pytest.fixture(scope="session")
-def site(request, cold_build):
-    """The built site folder (``make site``: strict, and every page's proof checked). Starts the
-    subprocesses of `STARTED_WITH_SITE` that the selected tests need."""
-    folder = built(cold_build)
-    used = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
-    for name in STARTED_WITH_SITE:
-        if name in used:
-            request.getfixturevalue(name)
-    return folder
-
-
-@pytest.fixture(scope="session")
-def warm_build_started(request, cold_build) -> subprocess.Popen[str]:
+def warm_build(request, site) -> tuple[int, str, Path]:
     """A second ``make site`` of the same sources, reading what the first one cached."""
-    built(cold_build)
     builds = request.config.stash[_BUILDS]
     if builds.warm is None:
         builds.warm = builds.start("site-again", offline=False)
-    return builds.warm
-
-
-@pytest.fixture(scope="session")
-def warm_build(request, site, warm_build_started) -> tuple[int, str, Path]:
-    """The second build's exit status, its output and the site it built."""
-    builds = request.config.stash[_BUILDS]
-    returncode, output = builds.wait(warm_build_started, "site-again")
+    returncode, output = builds.wait(builds.warm, "site-again")
     return returncode, output, builds.folder / "site-again"
-
-
-# --- Caches that cannot lie (tests/site/test_damaged_caches.py) ---------------------------------
-
-
-def one_of_each_kind(root: Path) -> list[Path]:
-    """An entry of each kind of cache the build reads: a page's examples, a figure's SVG, alt
-    text and links, an explorable's manifest, frame and alt text (the one with fewest frames),
-    the formulas, and the sample notebook's rendering (it runs no experiment)."""
-    # The two explorables with fewest frames: a damaged manifest leaves its frames unread.
-    frames, other = sorted(
-        (root / "frames").iterdir(),
-        key=lambda folder: len(site_cache.read_json(folder / "frames.json")["texts"]),
-    )[:2]
-    notebook = next(
-        p
-        for p in sorted((root / "notebooks").glob("*.json"))
-        if site_cache.read_json(p)["title"].startswith("Sample notebook")
-    )
-    return [
-        sorted((root / "examples").glob("*.pickle"))[0],
-        sorted((root / "figures").glob("*.dark.narrow.svg"))[0],
-        sorted((root / "figures").glob("*.alt"))[1],
-        sorted((root / "figures").glob("*.wide.links.json"))[2],
-        other / "frames.json",
-        frames / "1-light-wide.svg",
-        frames / "0.alt",
-        root / "katex.json",
-        notebook,
-    ]
-
-
-@dataclass
-class DamagedBuild:
-    """``make site`` over a copy of the session's caches with one entry of each kind damaged."""
-
-    proc: subprocess.Popen[str]
-    site: Path
-    damaged: list[Path]
-
-
-@pytest.fixture(scope="session")
-def damaged_build_started(request, cold_build) -> DamagedBuild:
-    built(cold_build)
-    builds = request.config.stash[_BUILDS]
-    root = builds.folder / "damaged-cache"
-    shutil.copytree(os.environ["PAPERLENS_CACHE_DIR"], root)
-    damaged = one_of_each_kind(root)
-    for n, path in enumerate(damaged):
-        how = list(site_cache.DAMAGE)[n % len(site_cache.DAMAGE)]
-        path.write_bytes(site_cache.DAMAGE[how](path.read_bytes()))
-    proc = builds.start("site-damaged", offline=False, env={"PAPERLENS_CACHE_DIR": str(root)})
-    return DamagedBuild(proc, builds.folder / "site-damaged", damaged)
-
-
-@pytest.fixture(scope="session")
-def damaged_build(request, site, damaged_build_started) -> tuple[int, str, DamagedBuild]:
-    """The build over damaged caches: its exit status, its output, and what it was given."""
-    returncode, output = request.config.stash[_BUILDS].wait(
-        damaged_build_started.proc, "site-damaged"
-    )
-    return returncode, output, damaged_build_started
 
 
 # --- A reader's install (tests/site/test_reader_install.py) ---------------------------------------
@@ -312,10 +218,9 @@ def reader_environment() -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def reader_python(request, cold_build):
+def reader_python(request, site):
     """The Python of a fresh venv outside the repository, after the home page's install of
     the wheel the site publishes."""
-    site = built(cold_build)
     builds = request.config.stash[_BUILDS]
     if builds.reader is None:
         builds.start_reader_install()
@@ -326,56 +231,6 @@ def reader_python(request, cold_build):
     published = site / "downloads" / wheel_name()
     assert published.read_bytes() == (home / wheel_name()).read_bytes(), "not the site's wheel"
     return home / "venv" / "bin" / "python"
-
-
-READER_KERNEL = "paperlens-reader"
-RUN_NOTEBOOKS = ROOT / "tests" / "site" / "run_notebooks.py"
-
-
-@dataclass
-class ReaderNotebooks:
-    """Every ``.ipynb`` of the built site, copied alone into an empty folder (as a download is),
-    being run top to bottom in fresh kernels of the reader's environment (`RUN_NOTEBOOKS`)."""
-
-    proc: subprocess.Popen[str]
-    notebooks: list[Path]  # in the site
-    copies: list[Path]  # run, and saved with their outputs
-    reports: Path  # JSON: a failure report or None, per copy
-
-
-@pytest.fixture(scope="session")
-def reader_notebooks_started(request, reader_python, cold_build) -> ReaderNotebooks:
-    site = built(cold_build)
-    builds = request.config.stash[_BUILDS]
-    folder = builds.folder / "reader-notebooks"
-    notebooks = sorted(site.rglob("*.ipynb"))
-    assert notebooks
-    spec = folder / "jupyter" / "kernels" / READER_KERNEL
-    spec.mkdir(parents=True)
-    argv = [str(reader_python), "-m", "ipykernel_launcher", "-f", "{connection_file}"]
-    spec.joinpath("kernel.json").write_text(
-        json.dumps({"argv": argv, "display_name": "reader", "language": "python"})
-    )
-    copies = []
-    for number, notebook in enumerate(notebooks):
-        where = folder / "downloads" / f"{number:03d}"
-        where.mkdir(parents=True)
-        copies.append(Path(shutil.copy(notebook, where)))
-    reports = folder / "reports.json"
-    command = [sys.executable, str(RUN_NOTEBOOKS), str(folder / "jupyter"), READER_KERNEL]
-    command += [str(reports), *map(str, copies)]
-    proc = builds.run("reader-notebooks", command, cwd=ROOT, env=dict(os.environ))
-    return ReaderNotebooks(proc, notebooks, copies, reports)
-
-
-@pytest.fixture(scope="session")
-def reader_notebooks(request, site, reader_notebooks_started) -> ReaderNotebooks:
-    """The reader's notebooks, once they have all run (the runner itself must not fail)."""
-    returncode, output = request.config.stash[_BUILDS].wait(
-        reader_notebooks_started.proc, "reader-notebooks"
-    )
-    assert returncode == 0, f"{RUN_NOTEBOOKS.name} failed:\n{output[-3000:]}"
-    return reader_notebooks_started
 
 
 # --- Browser tests (tests/browser): one test per page of the built site -------------------------

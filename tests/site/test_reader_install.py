@@ -13,18 +13,22 @@ same inputs, library source, versions and BLAS kernel give the same result.
 """
 
 import doctest
+import functools
 import json
+import os
+import shutil
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from sitekit import page_model
-from sitekit.notebooks import shown_and_printed
+from sitekit.notebooks import execute, shown_and_printed
 from sitekit.paths import ROOT
 
+KERNEL = "paperlens-reader"
 # Feeds a notebook's code cells to a plain interactive Python (run by the reader's Python).
 SESSION = Path(__file__).with_name("python3_session.py")
 
@@ -53,13 +57,39 @@ def test_the_install_gives_the_published_library_and_consistent_dependencies(
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+def _use_reader_kernel(kernels_dir: str) -> None:
+    """Worker set-up: find the reader's kernelspec, and nothing of the project's on sys.path."""
+    os.environ["JUPYTER_PATH"] = kernels_dir
+    os.environ.pop("PYTHONPATH", None)
+
+
 @pytest.fixture(scope="module")
-def executed(reader_notebooks):
-    """``(the notebook in the site, the executed copy, a failure report or None)`` for every
-    ``.ipynb`` in the built site (``reader_notebooks`` in tests/conftest.py runs them, beside the
-    browser tests)."""
-    reports = json.loads(reader_notebooks.reports.read_text())
-    return list(zip(reader_notebooks.notebooks, reader_notebooks.copies, reports, strict=True))
+def executed(reader_python, site, tmp_path_factory):
+    """Every ``.ipynb`` in the built site, copied alone into an empty folder (as a download
+    is) and run top to bottom in a fresh kernel of the reader's environment, saved with its
+    outputs: ``(the notebook in the site, the executed copy, a failure report or None)``."""
+    tmp_path = tmp_path_factory.mktemp("notebooks")
+    notebooks = sorted(site.rglob("*.ipynb"))
+    assert notebooks
+    spec = tmp_path / "jupyter" / "kernels" / KERNEL
+    spec.mkdir(parents=True)
+    argv = [str(reader_python), "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    spec.joinpath("kernel.json").write_text(
+        json.dumps({"argv": argv, "display_name": "reader", "language": "python"})
+    )
+    copies = []
+    for number, notebook in enumerate(notebooks):
+        folder = tmp_path / "downloads" / f"{number:03d}"
+        folder.mkdir(parents=True)
+        copies.append(str(shutil.copy(notebook, folder)))
+    with ProcessPoolExecutor(
+        max_workers=2, initializer=_use_reader_kernel, initargs=(str(tmp_path / "jupyter"),)
+    ) as pool:
+        reports = list(pool.map(functools.partial(execute, kernel=KERNEL, save=True), copies))
+    return [
+        (notebook, Path(copy), report)
+        for notebook, copy, report in zip(notebooks, copies, reports, strict=True)
+    ]
 
 
 def test_every_notebook_runs_after_the_home_page_install(executed, site):
