@@ -57,6 +57,23 @@ def test_a_site_the_plugin_built_passes_and_its_proofs_read_back(built):
     ]
 
 
+def test_proofs_are_read_from_the_whole_head_and_only_from_it(built):
+    """Two proofs in a long <head> (past the parser's first chunk, one after a script that
+    writes "</head>") are both found; a <meta> in the body is not a proof."""
+    site, docs = built
+    page = site / "a" / "index.html"
+    tag = f'<meta name="{proof.NAME}" content="source=docs/a.md">'
+    script = '<script>document.write("</head>")</script>'
+    long_head = "<title>t</title>" + "<!-- x -->" * 3000 + script + tag + tag
+    page.write_text(f"<html><head>{long_head}</head><body>{tag}text</body></html>")
+    assert proof.read(page) == [{"source": "docs/a.md"}] * 2
+    assert "a/index.html: 2 proofs of the paperlens plugin's checks, not 1" in proof.check(
+        site, docs
+    )
+    page.write_text(f"<html><head><title>t</title></head><body>{tag}</body></html>")
+    assert proof.read(page) == []
+
+
 def test_a_page_without_its_proof_fails(built):
     site, docs = built
     (site / "a" / "index.html").write_text(HTML)
