@@ -646,6 +646,7 @@ assert [np.sign(v.estimate) for _, v in ce] == [1, -1, -1, -1]
 assert page_shift.low > -margin and page_shift.high < margin < outlier[-1]
 assert shift.low > 0 and shift.high < margin  # inside the margin, and systematic
 assert sweep[("mse", "16")].high < 0 and (full_16 < 0).sum() > full_16.size / 2
+assert sweep[("mse", "16")].low > -margin  # "inside the margin"
 assert near(page_large).sum() < page_large.size / 2 < (page_large > 0).sum()
 assert np.median(L[1, :, -1]) < 2 * np.median(L[0, :, -1]) and stuck[-1] > 0
 assert acc.min() == 1 and np.median(spread_ce[1]) > np.median(spread_ce[0])
@@ -684,12 +685,12 @@ measured after the confirmation, on the page's test seeds).
   the interval excludes 0, inside the margin. The full sweeps' shifts, unscaled minus scaled
   (positive: the scaled layer ends lower), are with the MSE
   {"; ".join(f"{v.estimate:+.3g} at $d_k = {k}$" for k, v in mse)}, and with the
-  cross-entropy {"; ".join(f"{v.estimate:+.3g} at $d_k = {k}$" for k, v in ce)}: the unscaled
-  layer ends lower from $d_k = 16$ on. At $d_k = 256$, {at_floor} of its {ce_256.size} final
-  losses are exactly 0 in float64: the right key holds each row's largest score, every other
-  exponential is too small to change a sum of 1, so $-\\log P = \\log 1 = 0$ (the loss is
-  computed after subtracting each row's maximum, so a loss that is not 0 is at least about
-  $10^{{-16}}$ over the number of queries). `log_final` floors them at the smallest normal
+  cross-entropy {"; ".join(f"{v.estimate:+.3g} at $d_k = {k}$" for k, v in ce)}: with the
+  cross-entropy, the unscaled layer ends lower from $d_k = 16$ on. At $d_k = 256$, {at_floor} of
+  its {ce_256.size} final losses are exactly 0 in float64: the right key holds each row's largest
+  score, every other exponential is too small to change a sum of 1, so $-\\log P = \\log 1 = 0$
+  (the loss is computed after subtracting each row's maximum, so a loss that is not 0 is at least
+  about $10^{{-16}}$ over the number of queries). `log_final` floors them at the smallest normal
   double, {tiny:.1e} ($10^{{{np.log10(tiny):.2f}}}$), so that they have a logarithm.
   The shift of {sweep[("ce", "256")].estimate:+.3g} there is set by that floor, an arbitrary
   one (another floor would give another number): read it as "far lower", not as a size.

@@ -83,7 +83,7 @@ class Claim(NamedTuple):
     """The p-value or interval, as printed."""
     holds: bool
     """Whether the evidence supports the statement at the test's level (``alpha``, by default
-    `ALPHA`)."""
+    `ALPHA`); for an identity, checked bit for bit, whether it holds exactly."""
     effect: str = ""
     """The size of the effect, with its interval, as printed (empty if the test gives none)."""
 
