@@ -682,7 +682,7 @@ measured after the confirmation, on the page's test seeds).
 - **At $d_k = 16$** (*log*; no claim compared the tuned layers' final losses there) the
   *unscaled* layer ends lower, on {int((full_16 < 0).sum())} of {full_16.size} seeds, by a shift of
   {sweep[("mse", "16")]}:
-  the interval excludes 0, inside the margin. The full sweeps' shifts, unscaled minus scaled
+  the interval excludes 0 and lies inside the margin. The full sweeps' shifts, unscaled minus scaled
   (positive: the scaled layer ends lower), are with the MSE
   {"; ".join(f"{v.estimate:+.3g} at $d_k = {k}$" for k, v in mse)}, and with the
   cross-entropy {"; ".join(f"{v.estimate:+.3g} at $d_k = {k}$" for k, v in ce)}: with the
