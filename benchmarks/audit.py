@@ -103,7 +103,7 @@ def lighthouse(url: str, form: str, out: Path) -> dict:
     ]
     if form == "desktop":
         cmd.append("--preset=desktop")
-    env = dict(os.environ, CHROME_PATH=str(browser.CHROMIUM))
+    env = dict(os.environ, CHROME_PATH=str(browser.chromium()))
     subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
     return json.loads(out.read_text())
 

@@ -54,10 +54,9 @@ class Builds:
         goes to ``folder/<name>.log`` (a file: a full pipe would stall the build)."""
         target = self.folder / name
         script = f"exec make --no-print-directory site SITE_DIR={target}"
-        command = ["sh", "-c", script]
-        if offline and offline_namespace_available():
-            # The Jupyter kernel that executes the notebooks talks to the build over loopback.
-            command = ["unshare", "-rn", "sh", "-c", f"ip link set lo up && {script}"]
+        command = (
+            offline(script) if offline and offline_namespace_available() else ["sh", "-c", script]
+        )
         with open(self.folder / f"{name}.log", "w") as log:
             proc = subprocess.Popen(
                 command, cwd=ROOT, env=paths.build_env(), stdout=log, stderr=subprocess.STDOUT
@@ -136,10 +135,30 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def offline_namespace_available() -> bool:
+    """Whether `offline` can run here: ``unshare`` (util-linux) and ``ip`` (iproute2), with user
+    namespaces allowed. Without them the cold build runs with the network, and
+    tests/site/test_reproducible.py says so in a skip."""
     if shutil.which("unshare") is None or shutil.which("ip") is None:
         return False
     probe = subprocess.run(["unshare", "-rn", "true"], capture_output=True)
     return probe.returncode == 0
+
+
+@pytest.fixture(scope="session")
+def offline_namespace():
+    """`offline`, which makes the cold build's commands; skips, saying so, where it cannot run."""
+    if not offline_namespace_available():
+        pytest.skip(
+            "needs unshare (util-linux) and ip (iproute2) with user namespaces: the cold build"
+            " ran with the network (README, Requirements)"
+        )
+    return offline
+
+
+def offline(script: str) -> list[str]:
+    """The command that runs the shell ``script`` in a network namespace of its own, with only
+    loopback (the Jupyter kernel that executes the notebooks talks to the build over it)."""
+    return ["unshare", "-rn", "sh", "-c", f"ip link set lo up && {script}"]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -1,7 +1,13 @@
 """The print edition of the built site (sitekit.print_edition): each section's printable page,
-and its PDF read back as a reader's tools read it (poppler's pdftotext and pdftoppm, pypdf)."""
+and its PDF read back as a reader's tools read it (poppler's pdftotext and pdftoppm, pypdf).
+
+A site built without a browser has no PDFs (its section pages say so): the checks of the PDFs
+skip, saying so. Without poppler, the checks that need it skip, saying so, unless
+PAPERLENS_REQUIRE_POPPLER=1 (CI sets it): then they fail.
+"""
 
 import html
+import os
 import re
 import shutil
 import subprocess
@@ -48,13 +54,26 @@ def page_articles(site, folder):
 
 def needs(tool):
     if shutil.which(tool) is None:
-        pytest.skip(f"needs {tool} (Debian's poppler-utils; README, Requirements)")
+        reason = f"needs {tool} (Debian's poppler-utils; README, Requirements)"
+        if os.environ.get("PAPERLENS_REQUIRE_POPPLER") == "1":
+            pytest.fail(f"PAPERLENS_REQUIRE_POPPLER=1 but the PDF check {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+def the_pdf(site, folder):
+    """The section's PDF; skips, saying so, when the build had no browser to print it."""
+    pdf = site / print_edition.pdf_path(folder)
+    if not pdf.is_file():
+        index = (site / page_url(f"{folder}/index.md")).read_text(encoding="utf-8")
+        assert "The PDF is not part of this build" in index, f"{pdf} is missing, unexplained"
+        pytest.skip("this build has no PDFs: no browser to print them (README, Requirements)")
+    return pdf
 
 
 @cache
 def pdf_text(site, folder):
+    pdf = the_pdf(site, folder)
     needs("pdftotext")
-    pdf = site / print_edition.pdf_path(folder)
     result = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     return " ".join(result.stdout.split())
@@ -62,11 +81,14 @@ def pdf_text(site, folder):
 
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_each_section_index_links_its_print_page_and_its_pdf(site, pages, folder):
-    links = pages[f"{folder}/index.html"].links
-    assert "print/" in links
+    """Or, in a build with no browser, says that its PDF is not part of the build
+    (tests/site/test_without_a_browser.py builds one)."""
+    index = pages[f"{folder}/index.html"]
+    assert "print/" in index.links
     pdf = print_edition.pdf_path(folder).removeprefix(f"{folder}/")
-    assert pdf in links
-    assert (site / print_edition.pdf_path(folder)).is_file()
+    printed = (site / print_edition.pdf_path(folder)).is_file()
+    assert (pdf in index.links) == printed
+    assert ("The PDF is not part of this build" in index.text) == (not printed)
 
 
 @pytest.mark.parametrize("folder", FOLDERS)
@@ -193,7 +215,7 @@ def pdf_figures(pdf):
 def test_every_figure_is_in_the_pdf_with_its_alt_text(site, folder):
     expected = figure_alts(site, folder)
     assert expected, f"{folder}: no figure in the print edition"
-    found, reader = pdf_figures(site / print_edition.pdf_path(folder))
+    found, reader = pdf_figures(the_pdf(site, folder))
     assert found == expected
 
     # And the PDF's outline lists every page of the section.
@@ -206,10 +228,10 @@ def test_every_figure_is_in_the_pdf_with_its_alt_text(site, folder):
 
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_every_pdf_page_renders_with_ink_on_it(site, folder, tmp_path):
+    pdf = the_pdf(site, folder)
     needs("pdftoppm")
     from PIL import Image
 
-    pdf = site / print_edition.pdf_path(folder)
     subprocess.run(
         ["pdftoppm", "-r", "24", "-gray", "-png", str(pdf), str(tmp_path / "p")], check=True
     )
@@ -229,6 +251,6 @@ def test_the_pdf_is_dated_by_source_date_epoch(site):
     epoch = int(paths.build_env()["SOURCE_DATE_EPOCH"])
     stamp = datetime.fromtimestamp(epoch, UTC).strftime("D:%Y%m%d%H%M%S")
     for folder in FOLDERS:
-        info = pypdf.PdfReader(site / print_edition.pdf_path(folder)).trailer["/Info"]
+        info = pypdf.PdfReader(the_pdf(site, folder)).trailer["/Info"]
         assert str(info["/CreationDate"]).startswith(stamp)
         assert str(info["/ModDate"]).startswith(stamp)

@@ -118,3 +118,21 @@ def test_site_url_comes_from_one_environment_variable_with_a_documented_default(
     assert variable in README and default in README
     build = next(s for s in steps(load(PAGES)) if s.get("run") == "make site")
     assert variable in build.get("env", {}), f"the workflow's `make site` does not set {variable}"
+
+
+# The optional system packages' flags (README, Requirements): each turns a skip into a failure.
+REQUIRE_FLAGS = (
+    "PAPERLENS_REQUIRE_TORCH",
+    "PAPERLENS_REQUIRE_BROWSER",
+    "PAPERLENS_REQUIRE_HTML_CHECK",
+    "PAPERLENS_REQUIRE_POPPLER",
+)
+
+
+def test_ci_requires_every_optional_package_and_publishing_requires_the_browser():
+    ci = (ROOT / ".ci" / "run").read_text()
+    for flag in REQUIRE_FLAGS:
+        assert re.search(rf"^export {flag}=1$", ci, re.M), f".ci/run does not set {flag}=1"
+        assert flag in README, f"the README does not explain {flag}"
+    build = next(s for s in steps(load(PAGES)) if s.get("run") == "make site")
+    assert str(build.get("env", {}).get("PAPERLENS_REQUIRE_BROWSER")) == "1"

@@ -1,8 +1,8 @@
 """Headless Chromium on the built site: one place for serving, launching and page discovery.
 
-Used by the browser tests (tests/browser), ``tools/screenshot.py``, ``tools/gallery.py`` and
-``benchmarks/audit.py``. The browser is Debian's Chromium (``apt-get install chromium``), driven
-by Playwright for Python; Playwright's own browser downloads are never used.
+Used by the print edition's PDFs, the browser tests (tests/browser), ``tools/screenshot.py``,
+``tools/gallery.py`` and ``benchmarks/audit.py``. The browser is whichever Chromium or Chrome the
+machine has (`find_chromium`), driven by Playwright for Python; nothing is downloaded for it.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import gzip as _gzip
 import http.server
 import io
 import os
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
         Route,
     )
 
-CHROMIUM = Path(os.environ.get("PAPERLENS_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -43,16 +43,67 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-INSTALL_HINT = "install Debian's Chromium: apt-get install chromium"
+# Where people have a browser, after PAPERLENS_CHROMIUM and Playwright's own (`find_chromium`).
+ON_PATH = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+MACOS_CHROME = Path("/Applications/Google Chrome.app/Contents/MacOS/Google Chrome")
+INSTALL_HINT = (
+    "install Chromium (Debian: apt-get install chromium; or .venv/bin/playwright install"
+    " chromium), or set PAPERLENS_CHROMIUM to a Chromium or Chrome executable"
+)
 
 # Pages the theme adds that have no source and are never linked from the navigation.
 NOT_FOUND_PAGE = "404.html"
 
 
+def _runnable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+def _playwright_chromium() -> Path | None:
+    """The Chromium that ``playwright install chromium`` put in place for this Playwright, as
+    Playwright itself names it (it starts Playwright's driver: about half a second)."""
+    try:
+        from playwright.sync_api import Error, sync_playwright
+    except ImportError:
+        return None
+    try:
+        with sync_playwright() as p:
+            return Path(p.chromium.executable_path)
+    except Error:
+        return None
+
+
+@functools.cache
+def find_chromium() -> Path | None:
+    """The browser to drive, looked for where people have one, in this order: the path in
+    ``PAPERLENS_CHROMIUM`` (when set, the only one tried); Playwright's managed Chromium; the
+    first of `ON_PATH` on ``PATH``; Chrome's usual macOS path. ``None`` when there is none."""
+    named = os.environ.get("PAPERLENS_CHROMIUM")
+    if named:
+        return Path(named) if _runnable(Path(named)) else None
+    found = [_playwright_chromium(), *(shutil.which(name) for name in ON_PATH), MACOS_CHROME]
+    return next((Path(p) for p in found if p is not None and _runnable(Path(p))), None)
+
+
+def chromium() -> Path:
+    """The browser `find_chromium` found; raises `RuntimeError`, saying why, when there is none."""
+    found = find_chromium()
+    if found is None:
+        raise RuntimeError(chromium_missing())
+    return found
+
+
 def chromium_missing() -> str | None:
     """Why the browser cannot run here, or ``None`` when it can."""
-    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
-        return f"no Chromium at {CHROMIUM}; {INSTALL_HINT}"
+    if find_chromium() is None:
+        named = os.environ.get("PAPERLENS_CHROMIUM")
+        if named:
+            return f"PAPERLENS_CHROMIUM={named} is not an executable file"
+        return (
+            "no Chromium found (Playwright's own, then "
+            + ", ".join(ON_PATH)
+            + f" on PATH, then {MACOS_CHROME}); {INSTALL_HINT}"
+        )
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
@@ -112,8 +163,9 @@ def serve(directory: Path, *, gzip: bool = False) -> Iterator[str]:
 
 
 def launch(playwright: Playwright) -> Browser:
-    """Debian's Chromium, headless, with no traffic of its own (updates, sync, first run)."""
-    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    """The machine's Chromium (`find_chromium`), headless, with no traffic of its own (updates,
+    sync, first run)."""
+    return playwright.chromium.launch(executable_path=str(chromium()), args=CHROMIUM_ARGS)
 
 
 @dataclass

@@ -33,6 +33,7 @@ from mkdocs.structure.pages import Page
 from paperlens import _cache as experiment_cache
 from sitekit import (
     answers,
+    browser,
     cards,
     concepts,
     copy_code,
@@ -150,6 +151,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         self.build = Build(katex.Renderer(), figures.library_key(), words, glossary.glossary(words))
         self.build.guide = repr(_checked(lambda: guide.generated(docs, config["nav"], "")))
         _configure_notebooks(config, self.config.execute_notebooks)
+        session.edition.no_pdf = _why_no_pdfs(session.serving)
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
@@ -236,7 +238,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         folder = src.split("/")[0]
         if src == f"{folder}/index.md" and folder in print_edition.SECTIONS:
             head, found, rest = html.partition("</h1>")
-            links = print_edition.section_links(folder)
+            links = self._session().edition.links(folder)
             html = f"{head}{found}\n{links}{rest}" if found else links + html
         self._session().edition.keep(src, html)
         return html
@@ -270,7 +272,11 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             (site / path).parent.mkdir(parents=True, exist_ok=True)
             (site / path).write_bytes(svg)
         session = self._session()
-        if not session.serving:  # `make serve` leaves the PDFs out: its edits stay quick
+        if session.edition.no_pdf is not None and not session.serving:  # one notice, no warning
+            log.info(
+                "paperlens: the print edition's PDFs were left out: %s", browser.chromium_missing()
+            )
+        elif not session.serving:  # `make serve` leaves the PDFs out: its edits stay quick
             folders = list(session.edition.order)
             try:
                 printed = print_edition.render_pdfs(site, config["site_url"] or "", folders)
@@ -442,6 +448,23 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         if guide.uses_lists(f.content_string):  # lists generated from the other pages
             extra += build.guide
         return preview.page_key(f.content_bytes, outcome, extra)
+
+
+def _why_no_pdfs(serving: bool) -> str | None:
+    """Why this build prints no PDF, as the section pages say it; ``None`` when it prints them.
+    Without a browser the build goes on (`on_post_build` says so in a notice, below WARNING so
+    that strict mode keeps it a notice), unless ``PAPERLENS_REQUIRE_BROWSER=1``, which CI and
+    the publishing workflow set: the published site never lacks its PDFs."""
+    if serving:
+        return "<code>make serve</code> leaves it out, and <code>make site</code> prints it"
+    missing = browser.chromium_missing()
+    if missing is None:
+        return None
+    if os.environ.get("PAPERLENS_REQUIRE_BROWSER") == "1":
+        raise PluginError(
+            f"PAPERLENS_REQUIRE_BROWSER=1, but the print edition needs a browser: {missing}"
+        )
+    return "it is printed by Chromium, and this build found none (the README says how to add it)"
 
 
 def _checked(step: Callable[[], T]) -> T:

@@ -86,9 +86,16 @@ def print_markdown(folder: str) -> str:
     )
 
 
-def section_links(folder: str) -> str:
-    """The paragraph the section's index page gets, linking its print edition."""
+def section_links(folder: str, no_pdf: str | None = None) -> str:
+    """The paragraph the section's index page gets, linking its print edition; ``no_pdf``: why
+    this build has no PDF, said in place of the link to it."""
     pdf = PurePosixPath(pdf_path(folder)).name
+    if no_pdf:
+        return (
+            f'<p class="{LINKS_CLASS}">To read this section on paper: <a href="print/">all its'
+            f" pages on one page</a>, to print from the browser. The PDF is not part of this"
+            f" build: {no_pdf}.</p>\n"
+        )
     return (
         f'<p class="{LINKS_CLASS}">To read this section on paper: <a href="print/">all its'
         f' pages on one page</a>, to print from the browser, or <a href="{pdf}">the same as a'
@@ -297,6 +304,11 @@ class Edition:
 
     pages: dict[str, str] = field(default_factory=dict)  # src -> content HTML
     order: dict[str, list[Any]] = field(default_factory=dict)  # folder -> its pages, in order
+    no_pdf: str | None = None  # why this build prints no PDF, said where the PDF is linked
+
+    def links(self, folder: str) -> str:
+        """The section index's paragraph linking its print edition (`section_links`)."""
+        return section_links(folder, self.no_pdf)
 
     def keep(self, src: str, content: str) -> None:
         if PurePosixPath(src).parts[0] in SECTIONS and not src.endswith("/print.md"):
@@ -337,8 +349,14 @@ class Edition:
             f'<h1 id="{heading_id}">{html.escape(title)}, the print edition</h1>',
             f'<div class="print-edition" data-section="{folder}">',
             f'<p class="print-edition__intro">The {len(entries)} pages of {html.escape(title)},'
-            f' in reading order, to print from your browser or to read as <a href="../{pdf}">'
-            "a PDF</a>. Figures show their default view; answer boxes leave room to write; the"
+            + (
+                f" in reading order, to print from your browser (the PDF is not part of this"
+                f" build: {self.no_pdf})."
+                if self.no_pdf
+                else f" in reading order, to print from your browser or to read as"
+                f' <a href="../{pdf}">a PDF</a>.'
+            )
+            + " Figures show their default view; answer boxes leave room to write; the"
             " collapsed blocks (recall cards, how each page checks its claims) print their"
             " title: open them on the site.</p>",
             '<nav class="print-edition__contents" aria-label="Pages in this edition"><ol>',
@@ -482,12 +500,8 @@ FOOTER = (
 def render_pdfs(site: Path, site_url: str, folders: list[str]) -> dict[str, tuple[bool, float]]:
     """Print each section's page of the built ``site`` to its PDF, the sections at once (one
     tab each, in one Chromium); returns, per section, whether the PDF came from the cache and
-    how long it took."""
-    from sitekit import browser
-
-    missing = browser.chromium_missing()
-    if missing:
-        raise RuntimeError(f"the print edition's PDFs are printed by Chromium: {missing}")
+    how long it took. Raises `RuntimeError`, saying why, when there is no browser to print
+    with (`sitekit.browser.chromium`)."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "0")
     cache = paths.cache_root() / "print"
     base = site_url.rstrip("/") + "/"
@@ -542,7 +556,7 @@ async def _print_all(
 
     async with async_playwright() as p:
         b = await p.chromium.launch(
-            executable_path=str(browser.CHROMIUM), args=browser.CHROMIUM_ARGS
+            executable_path=str(browser.chromium()), args=browser.CHROMIUM_ARGS
         )
         try:
             context = await b.new_context(
@@ -588,6 +602,6 @@ def _chromium_version() -> str:
     from sitekit import browser
 
     found = subprocess.run(
-        [str(browser.CHROMIUM), "--version"], capture_output=True, text=True, check=False
+        [str(browser.chromium()), "--version"], capture_output=True, text=True, check=False
     )
     return found.stdout.strip()

@@ -1,0 +1,106 @@
+"""Where the build and the tests find a browser (`sitekit.browser.find_chromium`): in
+PAPERLENS_CHROMIUM, then Playwright's managed Chromium, then on PATH, then Chrome's macOS path."""
+
+from pathlib import Path
+
+import pytest
+
+from sitekit import browser
+
+
+def executable(folder: Path, name: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text("#!/bin/sh\n")
+    path.chmod(0o755)
+    return path
+
+
+@pytest.fixture
+def machine(tmp_path, monkeypatch):
+    """A machine with no browser anywhere: an empty PATH, no Playwright Chromium, no macOS
+    Chrome. Each test puts browsers where it wants them."""
+    monkeypatch.delenv("PAPERLENS_CHROMIUM", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.setattr(browser, "_playwright_chromium", lambda: None)
+    monkeypatch.setattr(browser, "MACOS_CHROME", tmp_path / "Applications" / "Google Chrome")
+    browser.find_chromium.cache_clear()
+    yield tmp_path
+    browser.find_chromium.cache_clear()
+
+
+def test_no_browser_anywhere_is_none_and_the_reason_says_how_to_get_one(machine):
+    assert browser.find_chromium() is None
+    reason = browser.chromium_missing()
+    assert reason is not None
+    assert "no Chromium found" in reason and "apt-get install chromium" in reason
+    assert "PAPERLENS_CHROMIUM" in reason and "playwright install chromium" in reason
+    with pytest.raises(RuntimeError, match="no Chromium found"):
+        browser.chromium()
+
+
+@pytest.mark.parametrize("name", browser.ON_PATH)
+def test_each_usual_name_is_found_on_path(machine, name):
+    found = executable(machine / "bin", name)
+    assert browser.find_chromium() == found
+    assert browser.chromium_missing() is None
+
+
+def test_the_names_on_path_are_tried_in_order(machine):
+    executable(machine / "bin", "google-chrome")
+    first = executable(machine / "bin", "chromium-browser")
+    assert browser.find_chromium() == first
+
+
+def test_a_file_that_cannot_run_is_not_a_browser(machine):
+    (machine / "bin").mkdir()
+    (machine / "bin" / "chromium").write_text("not executable")
+    assert browser.find_chromium() is None
+
+
+def test_playwright_s_own_chromium_comes_before_path(machine, monkeypatch):
+    executable(machine / "bin", "chromium")
+    managed = executable(machine / "ms-playwright" / "chromium-1" / "chrome-linux64", "chrome")
+    monkeypatch.setattr(browser, "_playwright_chromium", lambda: managed)
+    assert browser.find_chromium() == managed
+
+
+def test_playwright_s_path_counts_only_once_installed(machine, monkeypatch):
+    on_path = executable(machine / "bin", "chromium")
+    monkeypatch.setattr(browser, "_playwright_chromium", lambda: machine / "not-installed")
+    assert browser.find_chromium() == on_path
+
+
+def test_chrome_s_macos_path_comes_last(machine):
+    assert browser.find_chromium() is None
+    mac = executable(browser.MACOS_CHROME.parent, browser.MACOS_CHROME.name)
+    browser.find_chromium.cache_clear()
+    assert browser.find_chromium() == mac
+    on_path = executable(machine / "bin", "google-chrome-stable")
+    browser.find_chromium.cache_clear()
+    assert browser.find_chromium() == on_path
+
+
+def test_paperlens_chromium_comes_first_and_alone(machine, monkeypatch):
+    executable(machine / "bin", "chromium")
+    mine = executable(machine / "mine", "my-chromium")
+    monkeypatch.setenv("PAPERLENS_CHROMIUM", str(mine))
+    assert browser.find_chromium() == mine
+    # Named but absent: a mistake to report, not a reason to take another browser silently.
+    monkeypatch.setenv("PAPERLENS_CHROMIUM", str(machine / "absent"))
+    browser.find_chromium.cache_clear()
+    assert browser.find_chromium() is None
+    assert (
+        browser.chromium_missing()
+        == f"PAPERLENS_CHROMIUM={machine / 'absent'} is not an executable file"
+    )
+
+
+def test_playwright_names_its_own_chromium_for_this_version(tmp_path, monkeypatch):
+    """The real lookup: Playwright says where `playwright install chromium` puts its browser,
+    inside PLAYWRIGHT_BROWSERS_PATH when that is set, whether or not it is installed."""
+    pytest.importorskip("playwright.sync_api")
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path))
+    named = browser._playwright_chromium()
+    assert named is not None and named.is_relative_to(tmp_path), named
+    assert named.relative_to(tmp_path).parts[0].startswith("chromium"), named
