@@ -55,7 +55,9 @@ class Builds:
         target = self.folder / name
         script = f"exec make --no-print-directory site SITE_DIR={target}"
         command = (
-            offline(script) if offline and offline_namespace_available() else ["sh", "-c", script]
+            offline_command(script)
+            if offline and offline_namespace_available()
+            else ["sh", "-c", script]
         )
         with open(self.folder / f"{name}.log", "w") as log:
             proc = subprocess.Popen(
@@ -135,8 +137,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def offline_namespace_available() -> bool:
-    """Whether `offline` can run here: ``unshare`` (util-linux) and ``ip`` (iproute2), with user
-    namespaces allowed. Without them the cold build runs with the network, and
+    """Whether `offline_command` can run here: ``unshare`` (util-linux) and ``ip`` (iproute2),
+    with user namespaces allowed. Without them the cold build runs with the network, and
     tests/site/test_reproducible.py says so in a skip."""
     if shutil.which("unshare") is None or shutil.which("ip") is None:
         return False
@@ -146,16 +148,17 @@ def offline_namespace_available() -> bool:
 
 @pytest.fixture(scope="session")
 def offline_namespace():
-    """`offline`, which makes the cold build's commands; skips, saying so, where it cannot run."""
+    """`offline_command`, which makes the cold build's command; skips, saying so, where it
+    cannot run."""
     if not offline_namespace_available():
         pytest.skip(
             "needs unshare (util-linux) and ip (iproute2) with user namespaces: the cold build"
             " ran with the network (README, Requirements)"
         )
-    return offline
+    return offline_command
 
 
-def offline(script: str) -> list[str]:
+def offline_command(script: str) -> list[str]:
     """The command that runs the shell ``script`` in a network namespace of its own, with only
     loopback (the Jupyter kernel that executes the notebooks talks to the build over it)."""
     return ["unshare", "-rn", "sh", "-c", f"ip link set lo up && {script}"]

@@ -32,7 +32,7 @@ def test_a_warm_build_is_byte_identical_to_the_cold_offline_one(site, warm_build
 
 
 def test_the_cold_build_s_namespace_has_no_network_but_loopback(offline_namespace):
-    """The namespace the session's cold build runs in (tests/conftest.py, `offline`): a
+    """The namespace the session's cold build runs in (tests/conftest.py, `offline_command`): a
     connection to another host fails at once for want of a route (where the machine's own
     network times out or refuses), and one to loopback is answered."""
     probe = (
