@@ -99,11 +99,7 @@ def chromium_missing() -> str | None:
         named = os.environ.get("PAPERLENS_CHROMIUM")
         if named:
             return f"PAPERLENS_CHROMIUM={named} is not an executable file"
-        return (
-            "no Chromium found (Playwright's own, then "
-            + ", ".join(ON_PATH)
-            + f" on PATH, then {MACOS_CHROME}); {INSTALL_HINT}"
-        )
+        return f"no Chromium found (README, Requirements, says where it looks): {INSTALL_HINT}"
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
