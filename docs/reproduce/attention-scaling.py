@@ -11,7 +11,7 @@
 # %% [markdown]
 # # Attention's 1/√d_k: does it matter?
 #
-# **The claim.** *Attention Is All You Need* (Vaswani et al., 2017), §3.2.1, comparing
+# **The claim.** *Attention Is All You Need* [@vaswani2017attention, §3.2.1], comparing
 # dot-product attention with additive attention:
 #
 # > "While for small values of $d_k$ the two mechanisms perform similarly, additive attention
@@ -25,7 +25,7 @@
 # product, $q \cdot k = \sum_{i=1}^{d_k} q_i k_i$, has mean $0$ and variance $d_k$."
 #
 # Read the hedge: *we suspect*. The paper's evidence is the comparison with additive attention
-# (its reference [3], Britz et al., 2017), which this page does not repeat. What it tests is the
+# by Britz et al. [-@britz2017massive], its reference [3], which this page does not repeat. What it tests is the
 # mechanism the sentence proposes, in three parts:
 #
 # 1. **At initialisation**, with normal components, one of the distributions footnote 4 allows:
@@ -748,7 +748,7 @@ $d_\\mathrm{{model}}$)."""
 # unscaled grid in part 2 is the scaled one over $\sqrt{d_k}$: at the same $k$ the two versions
 # differ only in their start, $d_k^{1/4}$ times larger unscaled.)
 #
-# **Adam** (Kingma and Ba, 2015) is the optimiser most Transformers are trained with: it
+# **Adam** [@kingma2015adam] is the optimiser most Transformers are trained with: it
 # divides a running average $m$ of each weight's gradient by the root of a running average $v$ of
 # its square (plus a small $\epsilon$), so a step's size depends little on the gradient's. Under
 # Adam the same holds with $\eta\, d_k^{-1/4}$ and $\epsilon\, d_k^{1/4}$ for $W_q, W_k$: the
@@ -827,8 +827,8 @@ leave the two layers equivalent; {steps} steps do not test that."""
 # %% [markdown]
 # **Where this leads: μP.** If the division is a choice of starting scale and per-layer learning
 # rate, the question is how to choose all of them together. That is what the maximal update
-# parametrisation, μP, does (Yang and Hu, *Tensor Programs IV*, 2021; Yang et al., *Tensor
-# Programs V*, 2022): it prescribes how each layer's initialisation, multiplier and learning rate
+# parametrisation, μP, does (*Tensor Programs IV* [@yang2021tp4] and *V* [@yang2021tp5]): it
+# prescribes how each layer's initialisation, multiplier and learning rate
 # scale with width, so that every layer keeps learning as the model grows and the best
 # hyperparameters found on a narrow model carry over to a wide one. Tensor Programs IV notes the
 # freedom this page measured, in its own terms (powers of the width) and for networks trained by

@@ -11,7 +11,7 @@
 # %% [markdown]
 # # ResNet's degradation problem, in a small MLP
 #
-# **The claim.** *Deep Residual Learning for Image Recognition* (He et al., 2015), §1:
+# **The claim.** *Deep Residual Learning for Image Recognition* [@he2016resnet, §1]:
 #
 # > "When deeper networks are able to start converging, a *degradation* problem has been
 # > exposed: with the network depth increasing, accuracy gets saturated (which might be
@@ -40,8 +40,12 @@
 # \qquad F_l(h) = \operatorname{relu}(h)\, W_l + b_l,$$
 #
 # with an input layer before and an output layer after; `pl.mlp_backward` derives the
-# gradients by hand (and [Debug before you reproduce](debugging.md) checks them). Three
-# questions:
+# gradients by hand (and [Debug before you reproduce](debugging.md) checks them). The setup
+# below borrows from four more papers: the optimiser, Adam [@kingma2015adam]; the starting
+# weights, from He et al.'s *Delving Deep into Rectifiers* [@he2015delving]; residual
+# branches scaled down with depth, which Fixup also does, by its own rule [@zhang2019fixup];
+# and, to explain how a narrow net's signal starts, a finite-width effect studied by Hanin and
+# Rolnick [@hanin2018start]. Three questions:
 #
 # - **At one learning rate and budget**, does the plain nets' training loss rise with depth,
 #   and less steeply with shortcuts? Decided by the run this page makes while it is built.
@@ -1146,7 +1150,7 @@ residual change does the work, waits for the full sweep's confirmation (claims 3
 # starting draws for this one data set.
 #
 # Nor does it test He et al.'s blocks. Ours hold one layer each (with the ReLU in front, and
-# nothing after the addition, the order of He et al.'s 2016 follow-up), where He et al.'s hold
+# nothing after the addition, the order of He et al.'s follow-up [@he2016identity]), where He et al.'s hold
 # two or three and apply a ReLU after the addition (§3.2), and of one-layer blocks the paper
 # says (§3.2):
 #

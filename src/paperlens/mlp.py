@@ -1,9 +1,10 @@
 r"""A deep ReLU network, plain or with identity shortcuts, and its hand-derived backward pass.
 
-*Deep Residual Learning for Image Recognition* (He et al., 2015, https://arxiv.org/abs/1512.03385)
+*Deep Residual Learning for Image Recognition* (He et al., 2016, https://arxiv.org/abs/1512.03385)
 compares "plain" stacks of layers with the same stacks plus identity shortcuts. Here each of the
 ``depth`` blocks is one ReLU and one square linear map, the pre-activation order of He et al.'s
-follow-up paper (2016), so that a shortcut adds the branch to an un-rectified signal:
+follow-up paper (*Identity Mappings in Deep Residual Networks*, 2016,
+https://arxiv.org/abs/1603.05027), so that a shortcut adds the branch to an un-rectified signal:
 
 $$\text{plain: } h_{l+1} = F_l(h_l), \qquad \text{residual: } h_{l+1} = h_l + F_l(h_l),
 \qquad F_l(h) = \mathrm{relu}(h)\, W_l + b_l.$$
@@ -67,7 +68,7 @@ def init_mlp(
     r"""Random weights $N(0, \mathrm{gain}/n_\mathrm{in})$, zero biases.
 
     ``gain=2`` is the rule of He et al., *Delving Deep into Rectifiers* (2015,
-    https://arxiv.org/abs/1502.01852), not the ResNet paper of the same authors and year: with
+    https://arxiv.org/abs/1502.01852), not the ResNet paper of the same authors: with
     it a ReLU layer keeps the mean square of its signal from layer to layer;
     ``gain=1`` is the older $1/n_\mathrm{in}$ rule, under which a plain ReLU stack halves it at
     every layer. ``W_in`` (fed by x, not by a ReLU) uses $1/d_\mathrm{in}$.

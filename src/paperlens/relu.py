@@ -2,7 +2,7 @@ r"""The rectified linear unit, ReLU, and its backward pass.
 
 $$\mathrm{relu}(x) = \max(x, 0), \qquad \frac{d\,\mathrm{relu}}{dx} = [x > 0].$$
 
-ResNet's layers use it between their weight layers (He et al., 2015). Its derivative is 1 where
+ResNet's layers use it between their weight layers (He et al., 2016). Its derivative is 1 where
 the unit is on and 0 where it is off; at exactly $x = 0$ we take 0, as PyTorch does.
 """
 

@@ -1,6 +1,6 @@
 r"""The residual connection of ResNet.
 
-*Deep Residual Learning for Image Recognition* (He et al., 2015, https://arxiv.org/abs/1512.03385):
+*Deep Residual Learning for Image Recognition* (He et al., 2016, https://arxiv.org/abs/1512.03385):
 instead of asking a block of layers to fit a mapping $H(x)$ directly, let it fit the residual
 $F(x) = H(x) - x$ and add the input back through a shortcut,
 

@@ -5,7 +5,9 @@ list NAME, computed from ``nav`` and the pages' front matter.
 - ``concepts``: every page that introduces concepts, in reading order, and what it introduces
   (the names a new page's ``uses`` may take);
 - ``skills``: the reproduction skills the Foundations pages ``feeds``;
-- ``words``: the words of the glossary, each with the page that defines it.
+- ``words``: the words of the glossary, each with the page that defines it;
+- and what the plugin passes as ``extra``: ``cite-this-site``, the site's own BibTeX entry
+  (`sitekit.citations.site_bibtex`).
 """
 
 from __future__ import annotations
@@ -50,8 +52,10 @@ def _words(words: list[glossary.Word], titles: dict[str, str], page: str) -> str
     )
 
 
-def generated(docs: Path, nav: Any, page: str) -> dict[str, str]:
-    """Every list, as Markdown for ``page`` (its links relative to it)."""
+def generated(
+    docs: Path, nav: Any, page: str, extra: dict[str, str] | None = None
+) -> dict[str, str]:
+    """Every list, as Markdown for ``page`` (its links relative to it), and ``extra``."""
     declarations = concepts.load(docs, nav)
     titles = {d.page: d.title for d in declarations}
     words = glossary.read_words((docs / glossary.NOTATION_PAGE).read_text(encoding="utf-8"))
@@ -59,6 +63,7 @@ def generated(docs: Path, nav: Any, page: str) -> dict[str, str]:
         "concepts": _concepts(declarations, page),
         "skills": _skills(declarations),
         "words": _words(words, titles, page),
+        **(extra or {}),
     }
 
 
@@ -66,11 +71,13 @@ def uses_lists(markdown: str) -> bool:
     return DIRECTIVE.search(markdown) is not None
 
 
-def expand(markdown: str, page: str, docs: Path, nav: Any) -> str:
+def expand(
+    markdown: str, page: str, docs: Path, nav: Any, extra: dict[str, str] | None = None
+) -> str:
     """``markdown`` with each ``<!-- generated: NAME -->`` line replaced by its list."""
     if not uses_lists(markdown):
         return markdown
-    lists = generated(docs, nav, page)
+    lists = generated(docs, nav, page, extra)
 
     def one(m: re.Match[str]) -> str:
         if m["name"] not in lists:

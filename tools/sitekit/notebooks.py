@@ -37,8 +37,9 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import jupytext
+import nbformat
 
-from sitekit import page_model
+from sitekit import citations, page_model
 from sitekit.figures import Rendered
 from sitekit.frontmatter import get_data
 from sitekit.page_model import Admonition, Block, Page
@@ -316,21 +317,33 @@ def is_notebook(src_uri: str) -> bool:
     return PurePosixPath(src_uri).match(NOTEBOOK_GLOB)
 
 
-def percent_notebook(source: str, *, page: str, site_url: str) -> dict[str, Any]:
+def percent_notebook(
+    source: str, *, page: str, site_url: str, works: dict[str, citations.Work] | None = None
+) -> dict[str, Any]:
     """A percent-format source as a notebook, unexecuted, with its links to other pages
-    pointing at the published site."""
+    pointing at the published site, and its citations (`sitekit.citations`) ending in a cell
+    of references."""
     notebook = jupytext.reads(source, fmt="py:percent")
     folder = PurePosixPath(page).parent
+    cited: list[str] = []
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             cell.source = published_links(cell.source, folder, site_url)
+            if works:
+                cell.source, keys, _ = citations.expand(cell.source, works, where=page)
+                cited += [k for k in keys if k not in cited]
+    if works and cited:
+        references = citations.with_references("", cited, works).strip()
+        notebook.cells.append(nbformat.v4.new_markdown_cell(references))  # type: ignore[no-untyped-call]
     number_cells(notebook.cells)
     notebook.metadata.pop("jupytext", None)  # the percent header's bookkeeping
     return dict(notebook)
 
 
-def percent_to_ipynb(source: str, *, page: str, site_url: str) -> bytes:
-    return to_bytes(percent_notebook(source, page=page, site_url=site_url))
+def percent_to_ipynb(
+    source: str, *, page: str, site_url: str, works: dict[str, citations.Work] | None = None
+) -> bytes:
+    return to_bytes(percent_notebook(source, page=page, site_url=site_url, works=works))
 
 
 def code_cells(source: str) -> int:
@@ -351,9 +364,13 @@ class SiteNotebooks:
 
 
 def site_notebooks(
-    pages: list[tuple[str, str]], figures: dict[str, Rendered], site_url: str
+    pages: list[tuple[str, str]],
+    figures: dict[str, Rendered],
+    site_url: str,
+    works: dict[str, citations.Work] | None = None,
 ) -> SiteNotebooks:
-    """The notebook of every page readers can download, from ``(src_uri, source)`` pairs.
+    """The notebook of every page readers can download, from ``(src_uri, source)`` pairs,
+    with the pages' citations of ``works`` and their reference lists.
 
     Experiment pages (``reproduce/*.py``) are notebooks already; Markdown pages are
     converted, where :func:`offers_notebook` says so.
@@ -364,9 +381,11 @@ def site_notebooks(
     for src, source in pages:
         path = notebook_path(src)
         if is_notebook(src):
-            files[path] = percent_to_ipynb(source, page=src, site_url=site_url)
+            files[path] = percent_to_ipynb(source, page=src, site_url=site_url, works=works)
             cells[src] = code_cells(source)
         elif src.endswith(".md") and offers_notebook(source):
+            if works:
+                source = citations.cite_markdown(source, works, where=src)
             notebook = page_to_notebook(source, page=src, figures=figures, site_url=site_url)
             files[path] = to_bytes(notebook)
         else:

@@ -13,11 +13,13 @@ Nothing is reloaded in place: when the build code itself (``tools/sitekit``) cha
 
 from __future__ import annotations
 
+import html
 import logging
 import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -35,6 +37,7 @@ from sitekit import (
     answers,
     browser,
     cards,
+    citations,
     concepts,
     copy_code,
     example_report,
@@ -94,6 +97,9 @@ class Build:
     outcomes: dict[str, examples.Outcome] = field(default_factory=dict)
     notebooks: notebooks.SiteNotebooks = field(default_factory=notebooks.SiteNotebooks.empty)
     notebook_figures: dict[str, bytes] = field(default_factory=dict)
+    works: dict[str, citations.Work] = field(default_factory=dict)  # docs/references.bib
+    lists: dict[str, str] = field(default_factory=dict)  # generated lists the guide cannot make
+    cited: dict[str, list[str]] = field(default_factory=dict)  # page -> the keys it cites
 
     def outcome(self, page: Page) -> examples.Outcome | None:
         return self.outcomes.get(f"docs/{page.file.src_uri}")
@@ -149,7 +155,10 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         words = _checked(lambda: _check_pages(docs, config))
         self._check_while_writing(docs, config)
         self.build = Build(katex.Renderer(), figures.library_key(), words, glossary.glossary(words))
-        self.build.guide = repr(_checked(lambda: guide.generated(docs, config["nav"], "")))
+        self.build.works = _checked(lambda: citations.load(docs))
+        self.build.lists = {"cite-this-site": _site_bibtex(config, self.build.commit)}
+        lists = self.build.lists
+        self.build.guide = repr(_checked(lambda: guide.generated(docs, config["nav"], "", lists)))
         _configure_notebooks(config, self.config.execute_notebooks)
         session.edition.no_pdf = _why_no_pdfs(session.serving)
         return config
@@ -163,7 +172,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             build.figures.update(self._missing_figures(files, build.figures))
         build.explorables, frames = self._render_explorables()
         build.outcomes = self._finish_examples(started)
-        build.notebooks = _notebooks(files, build.figures, config["site_url"] or "/")
+        build.notebooks = _notebooks(files, build, config["site_url"] or "/")
         generated = _generated_files(build, Path(config["docs_dir"]), config)
         for path, content in generated.items():
             files.append(File.generated(config, path, content=content))
@@ -202,8 +211,12 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
     ) -> str:
         outcome = self._build().outcome(page)
         docs = Path(config["docs_dir"])
-        markdown = _checked(lambda: guide.expand(markdown, page.file.src_uri, docs, config["nav"]))
+        lists = self._build().lists
+        markdown = _checked(
+            lambda: guide.expand(markdown, page.file.src_uri, docs, config["nav"], lists)
+        )
         markdown = example_report.mark_failures(markdown, page, outcome)  # under serve
+        markdown = self._cite(markdown, page)
         return _checked(lambda: answers.fill_boxes(markdown, page, outcome))
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -213,6 +226,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             html = _checked(
                 lambda: notebook_html.clean_page(html, page, build.renderer, build.tooltips)
             )
+            html = self._cite(html, page, markdown=False)
         else:
             html = _checked(lambda: build.renderer.render_page(html, where=where))
         html = glossary.without_own_tooltips(html, build.words, src)
@@ -224,6 +238,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         if notebooks.is_notebook(src):
             html = notebook_figures.extract(html, page.url, build.notebook_figures)
         html = copy_code.add_copy_text(html)
+        html = self._uncited_names(html, page) + html
         footer = example_report.footer(build.outcome(page), build.notebooks.cells.get(src))
         html += footer
         html += report.link(
@@ -244,7 +259,17 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         return html
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
-        """Every page is read: the print edition's pages take their sections' pages."""
+        """Every page is read: no entry of the bibliography is left uncited (a whole build),
+        and the print edition's pages take their sections' pages."""
+        build = self._build()
+        if not self._session().serving:
+            cited = {key for keys in build.cited.values() for key in keys}
+            unused = [key for key in build.works if key not in cited]
+            if unused:
+                raise PluginError(
+                    f"docs/{citations.BIB_FILE}: no page cites {', '.join(unused)}: cite each"
+                    " where the pages name it, or remove it"
+                )
         edition = self._session().edition
         for folder in edition.order:
             file = files.get_file_from_path(print_edition.print_source(folder))
@@ -327,6 +352,52 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
                 if not self._session().serving:
                     raise PluginError(str(err)) from None
                 lifecycle.tell(f"{err}\n(make site fails until this is fixed)")
+
+    def _cite(self, text: str, page: Page, *, markdown: bool = True) -> str:
+        """The page's citations written as links, and its reference list at its end
+        (`sitekit.citations`); an unknown key fails ``make site``, and under ``make serve`` is
+        marked in place and named in a notice at the top of the page."""
+        build, src = self._build(), page.file.src_uri
+        text, keys, errors = citations.expand(
+            text, build.works, where=f"docs/{src}", source=page.file.content_string
+        )
+        if src == cards.REVIEW_PAGE:  # generated from the cards: it cites what they name
+            keys += [key for key in citations.named(text, build.works) if key not in keys]
+        build.cited[src] = keys
+        if markdown:
+            text = citations.with_references(text, keys, build.works)
+        elif keys:
+            text += '\n<h2 id="references">References</h2>\n' + citations.reference_list(
+                keys, build.works
+            )
+        return self._loose_ends(errors) + text
+
+    def _uncited_names(self, page_html: str, page: Page) -> str:
+        """A work the page names ("He et al.", a title) without citing it fails ``make site``;
+        under ``make serve`` a notice at the top of the page says so."""
+        src = page.file.src_uri
+        if src == citations.PAGE:
+            return ""
+        build = self._build()
+        text = citations.page_text(page_html)
+        named = citations.uncited_names(text, build.cited.get(src, []), build.works)
+        return self._loose_ends(
+            [f"docs/{src}: names {name} but does not cite it: add [@key]" for name in named]
+        )
+
+    def _loose_ends(self, errors: list[str]) -> str:
+        """Raise under ``make site``; under ``make serve``, tell the terminal and return the
+        notice that goes at the top of the page."""
+        if not errors:
+            return ""
+        if not self._session().serving:
+            raise PluginError("\n".join(errors))
+        lifecycle.tell("\n".join(errors) + "\n(shown in the page; make site fails until fixed)")
+        items = "".join(f"<li>{html.escape(e)}</li>" for e in errors)
+        return (
+            '<div class="admonition failure citation-errors"><p class="admonition-title">'
+            f"This page's citations have loose ends</p><ul>{items}</ul></div>\n\n"
+        )
 
     def _session(self) -> Session:
         if self.session is None:  # an engine that skipped on_startup
@@ -447,6 +518,8 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         extra = build.library if executed else ""
         if guide.uses_lists(f.content_string):  # lists generated from the other pages
             extra += build.guide
+        if "[@" in f.content_string or "[-@" in f.content_string:  # entries of the bibliography
+            extra += repr(build.works)
         return preview.page_key(f.content_bytes, outcome, extra)
 
 
@@ -467,6 +540,17 @@ def _why_no_pdfs(serving: bool) -> str | None:
     return "it is printed by Chromium, and this build found none (the README says how to add it)"
 
 
+def _site_bibtex(config: MkDocsConfig, commit: provenance.Commit) -> str:
+    """The site's BibTeX entry for the home page, from the repository's ``CITATION.cff``."""
+    year = datetime.fromtimestamp(commit.time, UTC).year
+    return citations.site_bibtex(
+        paths.ROOT / citations.CFF_FILE,
+        site_url=config["site_url"] or "",
+        version=wheel.version(),
+        year=year,
+    )
+
+
 def _checked(step: Callable[[], T]) -> T:
     """Run a step whose error names the page and what to fix: it stops the build, with no
     traceback."""
@@ -477,6 +561,7 @@ def _checked(step: Callable[[], T]) -> T:
         katex.MathError,
         figures.FigureError,
         guide.GuideError,
+        citations.CitationError,
     )
     try:
         return step()
@@ -519,9 +604,7 @@ def _configure_notebooks(config: MkDocsConfig, execute: bool) -> None:
     os.environ.setdefault(experiment_cache.ENV, str(paths.cache_root() / "experiments"))
 
 
-def _notebooks(
-    files: Files, rendered: dict[str, figures.Rendered], site_url: str
-) -> notebooks.SiteNotebooks:
+def _notebooks(files: Files, build: Build, site_url: str) -> notebooks.SiteNotebooks:
     """The ``.ipynb`` of every page readers can download."""
     # Every file, not documentation_pages(): mkdocs-jupyter may not have claimed the .py yet.
     pages = [
@@ -529,7 +612,7 @@ def _notebooks(
         for f in files
         if f.src_uri.endswith(".md") or notebooks.is_notebook(f.src_uri)
     ]
-    return notebooks.site_notebooks(pages, rendered, site_url)
+    return notebooks.site_notebooks(pages, build.figures, site_url, build.works)
 
 
 def _generated_files(build: Build, docs: Path, config: MkDocsConfig) -> dict[str, bytes]:
@@ -545,6 +628,7 @@ def _generated_files(build: Build, docs: Path, config: MkDocsConfig) -> dict[str
         **build.notebooks.files,
         f"downloads/{wheel.wheel_name()}": wheel.build_wheel(),
         cards.REVIEW_PAGE: cards.review_markdown(review).encode(),
+        citations.PAGE: citations.references_page(build.works).encode(),
         cards.DECK_FILE: deck,
         cards.DECK_CSV: cards.anki_csv(review),
     }

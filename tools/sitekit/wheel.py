@@ -28,9 +28,13 @@ def _pyproject() -> dict[str, Any]:
     return tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 
+def version() -> str:
+    """The library's version, as ``pyproject.toml`` names it."""
+    return str(_pyproject()["project"]["version"])
+
+
 def wheel_name() -> str:
-    project = _pyproject()["project"]
-    return f"{project['name']}-{project['version']}-py3-none-any.whl"
+    return f"{_pyproject()['project']['name']}-{version()}-py3-none-any.whl"
 
 
 @contextlib.contextmanager

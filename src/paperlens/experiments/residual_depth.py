@@ -1,4 +1,4 @@
-r"""The degradation problem. *Deep Residual Learning for Image Recognition* (He et al., 2015), §1.
+r"""The degradation problem. *Deep Residual Learning for Image Recognition* (He et al., 2016), §1.
 
 "When deeper networks are able to start converging, a *degradation* problem has been exposed:
 with the network depth increasing, accuracy gets saturated (which might be unsurprising) and
