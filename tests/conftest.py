@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from paperlens import _cache as experiment_cache
-from sitekit import cards, notebooks, paths, print_edition
+from sitekit import cards, citations, notebooks, paths, print_edition
 from sitekit.paths import ROOT, page_url
 from sitekit.wheel import build_wheel, wheel_name
 
@@ -264,7 +264,8 @@ NOT_FOUND_PAGE = "404.html"
 def source_pages() -> list[str]:
     """The pages the sources make, as URL paths relative to the site (``""``,
     ``foundations/softmax/``), the 404 page last: every Markdown page and notebook in docs/,
-    and the pages the build generates, the Review page and each section's print edition
+    and the pages the build generates, the Review page, the References page and each
+    section's print edition
     (tests/site/test_built_site.py checks that the build makes exactly these)."""
     docs = ROOT / "docs"
     sources = [p.relative_to(docs).as_posix() for p in docs.rglob("*.md")]
@@ -273,7 +274,11 @@ def source_pages() -> list[str]:
         for p in docs.rglob("*.py")
         if notebooks.is_notebook(p.relative_to(docs).as_posix())
     ]
-    generated = [cards.REVIEW_PAGE, *map(print_edition.print_source, print_edition.SECTIONS)]
+    generated = [
+        cards.REVIEW_PAGE,
+        citations.PAGE,
+        *map(print_edition.print_source, print_edition.SECTIONS),
+    ]
     urls = sorted(page_url(src).removesuffix("index.html") for src in [*sources, *generated])
     return [*urls, NOT_FOUND_PAGE]
 

@@ -23,6 +23,7 @@ which import CSV but not ``.apkg``; it has no note identity, so Anki users get t
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import html
@@ -351,11 +352,10 @@ def anki_package(cards: list[Card], *, site_url: str, timestamp: int) -> bytes:
     package = genanki.Package(list(decks.values()))
     with tempfile.TemporaryDirectory(prefix="paperlens-deck-") as tmp:
         db = Path(tmp) / "collection.anki2"
-        connection = sqlite3.connect(db)
-        # genanki numbers notes and cards from the timestamp, in milliseconds, as Anki does.
-        package.write_to_db(connection.cursor(), timestamp, itertools.count(timestamp * 1000))
-        connection.commit()
-        connection.close()
+        with contextlib.closing(sqlite3.connect(db)) as connection:
+            # genanki numbers notes and cards from the timestamp, in milliseconds, as Anki does.
+            package.write_to_db(connection.cursor(), timestamp, itertools.count(timestamp * 1000))
+            connection.commit()
         collection = db.read_bytes()
     out = io.BytesIO()
     # Fixed entry dates, so that the package's bytes depend on its content alone.

@@ -193,6 +193,13 @@ def cite_markdown(markdown: str, works: dict[str, Work], *, where: str) -> str:
     return with_references(text, keys, works)
 
 
+def uncited_entries(docs: Path, works: dict[str, Work]) -> list[str]:
+    """The entries that no page's source cites (Markdown pages and notebooks, outside code)."""
+    sources = [*docs.rglob("*.md"), *docs.rglob("*.py")]
+    cited = {k for path in sources for k in expand(path.read_text("utf-8"), works, where="")[1]}
+    return [key for key in works if key not in cited]
+
+
 def reference_list(keys: list[str], works: dict[str, Work]) -> str:
     """The entries of ``keys``, sorted as a reference list is (by authors, then year)."""
     ordered = sorted(keys, key=lambda k: (works[k].surnames, works[k].year))

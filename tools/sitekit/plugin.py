@@ -156,6 +156,8 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         self._check_while_writing(docs, config)
         self.build = Build(katex.Renderer(), figures.library_key(), words, glossary.glossary(words))
         self.build.works = _checked(lambda: citations.load(docs))
+        unused = citations.uncited_entries(docs, self.build.works)
+        self._loose_ends([f"docs/{citations.BIB_FILE}: no page cites {key}" for key in unused])
         self.build.lists = {"cite-this-site": _site_bibtex(config, self.build.commit)}
         lists = self.build.lists
         self.build.guide = repr(_checked(lambda: guide.generated(docs, config["nav"], "", lists)))
@@ -259,17 +261,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         return html
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
-        """Every page is read: no entry of the bibliography is left uncited (a whole build),
-        and the print edition's pages take their sections' pages."""
-        build = self._build()
-        if not self._session().serving:
-            cited = {key for keys in build.cited.values() for key in keys}
-            unused = [key for key in build.works if key not in cited]
-            if unused:
-                raise PluginError(
-                    f"docs/{citations.BIB_FILE}: no page cites {', '.join(unused)}: cite each"
-                    " where the pages name it, or remove it"
-                )
+        """Every page is read: the print edition's pages take their sections' pages."""
         edition = self._session().edition
         for folder in edition.order:
             file = files.get_file_from_path(print_edition.print_source(folder))
