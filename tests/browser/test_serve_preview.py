@@ -202,3 +202,31 @@ def test_serve_shows_a_failing_figure_in_its_place_and_clears_it_once_fixed(serv
     wait_until(lambda: FAILED_ALT not in fetch(served.base + URL), "figure redrawn", 180)
     shown = _shown(tab, served.base)
     assert shown["visible"] and str(shown["alt"]).startswith("Two bar charts.")
+
+
+def test_serve_shows_a_citation_s_loose_ends_in_the_page_and_clears_them_once_fixed(served, tab):
+    """An unknown key and a paper named but not cited: `make site` fails on either
+    (tests/site/test_citations.py); the preview marks them and keeps serving."""
+    page_file = served.folder / "docs" / PAGE
+    original = page_file.read_text(encoding="utf-8")
+    text = original.rstrip("\n") + "\n"
+    line = text.count("\n") + 2
+    try:
+        page_file.write_text(
+            text + "\nAs Vaswani et al. say [@planted-missing2020].\n", encoding="utf-8"
+        )
+        wait_until(lambda: "citation-errors" in fetch(served.base + URL), "notice shown", 180)
+
+        tab.goto(served.base + URL)
+        notice = tab.locator(".admonition.citation-errors")
+        assert notice.count() == 1 and notice.is_visible()
+        said = notice.inner_text()
+        assert f"docs/{PAGE}:{line}: [@planted-missing2020] names no entry" in said
+        assert f"docs/{PAGE}: names Vaswani et al. but does not cite it" in said
+        marked = tab.locator("mark.citation-unknown")
+        assert marked.count() == 1 and marked.inner_text() == "@planted-missing2020?"
+        served.still_serving()
+        assert "[@planted-missing2020] names no entry" in served.log.read_text()
+    finally:
+        page_file.write_text(original, encoding="utf-8")
+    wait_until(lambda: "citation-errors" not in fetch(served.base + URL), "notice cleared", 180)

@@ -100,6 +100,7 @@ class Build:
     works: dict[str, citations.Work] = field(default_factory=dict)  # docs/references.bib
     lists: dict[str, str] = field(default_factory=dict)  # generated lists the guide cannot make
     cited: dict[str, list[str]] = field(default_factory=dict)  # page -> the keys it cites
+    unknown: dict[str, list[str]] = field(default_factory=dict)  # page -> its unknown keys
 
     def outcome(self, page: Page) -> examples.Outcome | None:
         return self.outcomes.get(f"docs/{page.file.src_uri}")
@@ -348,11 +349,14 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
     def _cite(self, text: str, page: Page, *, markdown: bool = True) -> str:
         """The page's citations written as links, and its reference list at its end
         (`sitekit.citations`); an unknown key fails ``make site``, and under ``make serve`` is
-        marked in place and named in a notice at the top of the page."""
+        marked in place and named in the page's notice (`_uncited_names`)."""
         build, src = self._build(), page.file.src_uri
         text, keys, errors = citations.expand(
             text, build.works, where=f"docs/{src}", source=page.file.content_string
         )
+        if errors and not self._session().serving:
+            raise PluginError("\n".join(errors))
+        build.unknown[src] = errors  # under make serve: for the page's notice
         if src == cards.REVIEW_PAGE:  # generated from the cards: it cites what they name
             keys += [key for key in citations.named(text, build.works) if key not in keys]
         build.cited[src] = keys
@@ -362,19 +366,20 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             text += '\n<h2 id="references">References</h2>\n' + citations.reference_list(
                 keys, build.works
             )
-        return self._loose_ends(errors) + text
+        return text
 
     def _uncited_names(self, page_html: str, page: Page) -> str:
         """A work the page names ("He et al.", a title) without citing it fails ``make site``;
-        under ``make serve`` a notice at the top of the page says so."""
+        under ``make serve`` a notice at the top of the page says so, with its unknown keys."""
         src = page.file.src_uri
-        if src == citations.PAGE:
-            return ""
         build = self._build()
-        text = citations.page_text(page_html)
-        named = citations.uncited_names(text, build.cited.get(src, []), build.works)
+        named = []
+        if src != citations.PAGE:  # which names every work, and lists them all
+            text = citations.page_text(page_html)
+            named = citations.uncited_names(text, build.cited.get(src, []), build.works)
         return self._loose_ends(
-            [f"docs/{src}: names {name} but does not cite it: add [@key]" for name in named]
+            build.unknown.pop(src, [])
+            + [f"docs/{src}: names {name} but does not cite it: add [@key]" for name in named]
         )
 
     def _loose_ends(self, errors: list[str]) -> str:
