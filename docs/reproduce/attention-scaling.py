@@ -25,8 +25,8 @@
 # product, $q \cdot k = \sum_{i=1}^{d_k} q_i k_i$, has mean $0$ and variance $d_k$."
 #
 # Read the hedge: *we suspect*. The paper's evidence is the comparison with additive attention
-# by Britz et al. [-@britz2017massive], its reference [3], which this page does not repeat. What it tests is the
-# mechanism the sentence proposes, in three parts:
+# by Britz et al. [-@britz2017massive], its reference [3], which this page does not repeat.
+# What it tests is the mechanism the sentence proposes, in three parts:
 #
 # 1. **At initialisation**, with normal components, one of the distributions footnote 4 allows:
 #    from which $d_k$ on is the unscaled softmax nearer one-hot than uniform, and from which

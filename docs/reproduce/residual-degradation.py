@@ -19,7 +19,8 @@
 # > overfitting*, and adding more layers to a suitably deep model leads to *higher training
 # > error*, as reported in [11, 42] and thoroughly verified by our experiments."
 #
-# (Emphasis in the original.) Why it happens, they leave open. §4.1:
+# (Emphasis in the original. The quotes are from the arXiv version, whose reference numbers
+# differ from the CVPR version's.) Why it happens, they leave open. §4.1:
 #
 # > "We conjecture that the deep plain nets may have exponentially low convergence rates,
 # > which impact the reducing of the training error³."
@@ -1150,9 +1151,9 @@ residual change does the work, waits for the full sweep's confirmation (claims 3
 # starting draws for this one data set.
 #
 # Nor does it test He et al.'s blocks. Ours hold one layer each (with the ReLU in front, and
-# nothing after the addition, the order of He et al.'s follow-up [@he2016identity]), where He et al.'s hold
-# two or three and apply a ReLU after the addition (§3.2), and of one-layer blocks the paper
-# says (§3.2):
+# nothing after the addition, the order of He et al.'s follow-up [@he2016identity]), where
+# He et al.'s hold two or three and apply a ReLU after the addition (§3.2), and of one-layer
+# blocks the paper says (§3.2):
 #
 # > "But if $\mathcal{F}$ has only a single layer, Eqn.(1) is similar to a linear layer:
 # > $\mathbf{y} = W_1\mathbf{x} + \mathbf{x}$, for which we have not observed advantages."
