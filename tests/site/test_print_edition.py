@@ -254,3 +254,26 @@ def test_the_pdf_is_dated_by_source_date_epoch(site):
         info = pypdf.PdfReader(the_pdf(site, folder)).trailer["/Info"]
         assert str(info["/CreationDate"]).startswith(stamp)
         assert str(info["/ModDate"]).startswith(stamp)
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_the_pdf_carries_the_pages_reference_lists(site, folder):
+    """Every work a page of the section cites is in the PDF, with its link's text."""
+    from sitekit import citations
+
+    works = citations.load(paths.ROOT / "docs")
+    cited = set()
+    for page_article in page_articles(site, folder):
+        cited |= set(re.findall(r'<li id="ref-([\w:-]+)">', page_article))
+    text = pdf_text(site, folder)
+    assert cited or folder == "foundations" or "References" in text
+    for key in sorted(cited):
+        title = " ".join(works[key].title.split())
+        assert title in text, f"{key}: {title!r} is not in the PDF"
+
+        # A line may break the link's text, and pdftotext joins "W18-" and "2509" as "W182509":
+        # compared without spaces and hyphens.
+        def squeeze(t: str) -> str:
+            return t.replace(" ", "").replace("-", "")
+
+        assert squeeze(works[key].links[0][0]) in squeeze(text), key
