@@ -20,14 +20,16 @@ from pathlib import Path
 
 from sitekit.paths import ROOT, build_env
 
-NEW_PAGE = "foundations/broadcasting.md"
-NEW_URL = "foundations/broadcasting/"
+# The test's own page, saved before its nav entry: a name no contributor's page will take (a
+# contributor's "broadcasting.md" once took this test's place in its scratch copy).
+NEW_PAGE = "foundations/zz-test-serve-probe.md"
+NEW_URL = "foundations/zz-test-serve-probe/"
 NEW_SOURCE = """---
-title: Broadcasting
-description: A page saved before its nav entry.
+title: Serve probe
+description: A page saved before its nav entry, by tests/site/test_serve.py.
 ---
 
-# Broadcasting
+# Serve probe
 
 ```python
 import numpy as np
@@ -122,8 +124,9 @@ def test_a_new_page_before_its_nav_entry_is_served_and_a_stop_by_kill_int_is_cle
         wait_until(
             lambda: "page-checked" in fetch(base + "foundations/softmax/"), "site", 600, (proc, log)
         )
+        assert not (docs / NEW_PAGE).exists(), f"docs/{NEW_PAGE} exists: rename this test's page"
         (docs / NEW_PAGE).write_text(NEW_SOURCE, encoding="utf-8")
-        wait_until(lambda: "Broadcasting" in fetch(base + NEW_URL), "the new page", 180)
+        wait_until(lambda: "Serve probe" in fetch(base + NEW_URL), "the new page", 180)
         assert 'data-examples="1" data-status="passed"' in fetch(base + NEW_URL)
         assert "Softmax" in fetch(base + "foundations/")  # and the rest are still served
         output = log.read_text()
