@@ -798,7 +798,7 @@ start is footnote 4's unit
 variance for both layers, not any framework's default draw (PyTorch's `nn.Linear` starts with a
 third of that variance). Both versions are tuned on the same grid of the shared rate. Adam here
 uses $\\beta_1 = {BETA1:g}$, $\\beta_2 = {BETA2:g}$ and $\\epsilon = {tex(eps)}$, Kingma and Ba's
-defaults, not the paper's $\\beta_2 = 0.98$ and $\\epsilon = 10^{{-9}}$. The sweeps take
+defaults, not the paper's (§5.3) $\\beta_2 = 0.98$ and $\\epsilon = 10^{{-9}}$. The sweeps take
 minutes, so `make claims` runs them and records them in the log; the list below reads the log,
 not this build."""
 )
@@ -836,7 +836,7 @@ leave the two layers equivalent; {steps} steps do not test that."""
 # without changing training. For attention, when $d_k$ grows with the width, μP scales the scores
 # by $1/d_k$, not $1/\sqrt{d_k}$. Its argument is about training, not initialisation: once
 # training has made $q$ and $k$ correlated, $q \cdot k$ grows like $d_k$ (a law of large numbers)
-# rather than like $\sqrt{d_k}$ (the central limit theorem of footnote 4, which holds for
+# rather than like $\sqrt{d_k}$ (its standard deviation under footnote 4's assumption of
 # independent $q$ and $k$). At initialisation $1/d_k$ makes the weights nearly uniform, and the μP
 # authors suggest starting $W_q$ at zero anyway. So μP does not say the division is wrong; it says
 # the factor belongs to a whole scheme of scales, of which this page has tested one piece.

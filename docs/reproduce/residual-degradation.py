@@ -44,9 +44,11 @@
 # gradients by hand (and [Debug before you reproduce](debugging.md) checks them). The setup
 # below borrows from four more papers: the optimiser, Adam [@kingma2015adam]; the starting
 # weights, from He et al.'s *Delving Deep into Rectifiers* [@he2015delving]; residual
-# branches scaled down with depth, which Fixup also does, by its own rule [@zhang2019fixup];
-# and, to explain how a narrow net's signal starts, a finite-width effect studied by Hanin and
-# Rolnick [@hanin2018start]. Three questions:
+# branches scaled by $1/\sqrt{L}$, as GPT-2's are [@radford2019language, §2.3] (Fixup scales
+# them down with depth by its own rule [@zhang2019fixup]); to explain how a narrow net's
+# signal starts, a finite-width effect studied by Hanin and Rolnick [@hanin2018start]; and, for
+# an interval on a rank correlation, Bonett and Wright's variance [@bonett2000sample]. Three
+# questions:
 #
 # - **At one learning rate and budget**, does the plain nets' training loss rise with depth,
 #   and less steeply with shortcuts? Decided by the run this page makes while it is built.

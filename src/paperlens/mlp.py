@@ -75,8 +75,9 @@ def init_mlp(
 
     A residual stack adds each branch to its input, so with the same weights the signal's mean
     square would *double* at every block ($2^{32}$ after 32). Without batch normalisation (which
-    ResNet uses) the usual remedy, as in GPT-2 and Fixup, is to shrink the branch weights:
-    for ``residual=True`` the blocks' weights are multiplied by $1/\sqrt{\mathrm{depth}}$, so the
+    ResNet uses) the usual remedy is to shrink the branch weights (GPT-2 by $1/\sqrt{N}$ for $N$
+    residual layers, Fixup by a power of the depth of its own): for ``residual=True`` the
+    blocks' weights are multiplied by $1/\sqrt{\mathrm{depth}}$, so the
     mean square grows by about $(1 + 1/L)^L$, under $e$, in a wide net (a narrow net's growth
     differs from it, either way, and is not bounded by $e$).
 

@@ -156,3 +156,13 @@ def test_a_count_of_a_sections_pages_follows_nav_and_a_list_keeps_its_order(site
     assert "The three Sec sections" in (docs / "index.md").read_text()
     assert "docs/sec/index.md:8" in [p.where for p in left]  # the order is the writer's
     assert not [p for p in left if "numbered pages in" in str(p)]
+
+
+def test_a_section_inside_a_citation_is_the_paper_s():
+    """``[@he2016resnet, §1]`` cites the paper's §1, not the site's (sitekit.citations)."""
+    line = "He et al.'s argument [@he2016resnet, §1 and §3.1] holds; see §1 too"
+    found = list(numbering._line_problems("foundations/functions.md", 7, line, {}, []))
+    assert [p.message for p in found] == [
+        "'§1' names no page the check can follow: link it, [§1](page.md), or write the"
+        " page's title after it, '§1 Title'"
+    ]

@@ -8,7 +8,8 @@ writes the citations and the list as HTML, which Markdown, nbconvert's HTML and 
 Markdown cells all keep, so Markdown pages, notebook pages, downloaded notebooks and the print
 edition carry the same text. Loose ends are errors (`CitationError`, with the page and line):
 a key with no entry, a page that names a work in its prose ("He et al.", a title) without citing
-it, an entry with no well-formed arXiv identifier, DOI or ACL Anthology address, and an entry
+it, an entry with no well-formed arXiv identifier, DOI or (for a work that has neither) https
+address, and an entry
 that no page cites.
 """
 
@@ -30,10 +31,11 @@ BIB_FILE = "references.bib"  # in docs/, so the site publishes it for readers to
 PAGE = "references.md"  # the References page, generated: every entry
 MARKER = re.compile(r"\[((?:-?@[A-Za-z][\w:-]*(?:,[^;\]\n]*)?;?\s*)+)\]")
 _ONE = re.compile(r"(-?)@([A-Za-z][\w:-]*)(?:,\s*([^;]*))?")
-# What a reader can follow: arXiv's and doi.org's addresses, and the ACL Anthology's.
+# What a reader can follow: arXiv's and doi.org's addresses; for a work with neither (an ACL
+# paper of 2004, a technical report, a blog post), its publisher's https address.
 ARXIV = re.compile(r"\d{4}\.\d{4,5}")
 DOI = re.compile(r"10\.\d{4,9}/[^\s\"<>]+")
-ANTHOLOGY = re.compile(r"https://aclanthology\.org/[A-Z0-9][\w.-]*/")
+ADDRESS = re.compile(r"https://(?P<host>[a-z0-9.-]+\.[a-z]{2,})/[^\s\"<>]*")
 # Code, where a marker is not one: HTML's <pre> and <code>, Markdown's fenced blocks and its
 # code spans.
 _CODE = re.compile(
@@ -107,17 +109,22 @@ def _work(key: str, e: BibEntry) -> Work:
             raise CitationError(f"docs/{BIB_FILE}: {key}: doi {f['doi']!r} is not a DOI")
         links.append((f"doi:{f['doi']}", f"https://doi.org/{f['doi']}"))
     elif f.get("url"):
-        if not ANTHOLOGY.fullmatch(f["url"]):
-            raise CitationError(
-                f"docs/{BIB_FILE}: {key}: url {f['url']!r} is no ACL Anthology page"
-            )
-        links.append(("ACL Anthology", f["url"]))
+        address = ADDRESS.fullmatch(f["url"])
+        if not address:
+            raise CitationError(f"docs/{BIB_FILE}: {key}: url {f['url']!r} is no https address")
+        links.append((address["host"], f["url"]))
     if not links or not people or not f.get("title") or not f.get("year"):
         raise CitationError(
             f"docs/{BIB_FILE}: {key} needs authors, a title, a year and an arXiv eprint, a doi"
-            " or an ACL Anthology url"
+            " or (for a work with neither) an https url"
         )
-    venue = f.get("journal") or f.get("booktitle") or f.get("howpublished") or "arXiv preprint"
+    venue = (
+        f.get("journal")
+        or f.get("booktitle")
+        or f.get("institution")
+        or f.get("howpublished")
+        or "arXiv preprint"
+    )
     if f.get("volume"):
         venue += f" {f['volume']}" + (f"({f['number']})" if f.get("number") else "")
     if f.get("pages"):
@@ -158,12 +165,18 @@ def _line(source: str, needle: str) -> int:
 
 
 def expand(
-    text: str, works: dict[str, Work], *, where: str, source: str | None = None
+    text: str,
+    works: dict[str, Work],
+    *,
+    where: str,
+    source: str | None = None,
+    to_paper: bool = False,
 ) -> tuple[str, list[str], list[str]]:
     """``text`` (Markdown or HTML) with each marker outside code written as a link to its
-    entry; the keys it cites, in order of first citation; and an error for each unknown key,
-    naming ``where`` and the line of ``source`` (default ``text``), whose marker is shown
-    marked in place."""
+    entry (``to_paper``: to the paper itself, for notebooks, whose Jupyter front ends drop the
+    ids a link to the entry needs); the keys it cites, in order of first citation; and an error
+    for each unknown key, naming ``where`` and the line of ``source`` (default ``text``), whose
+    marker is shown marked in place."""
     cited: list[str] = []
     errors: list[str] = []
 
@@ -178,7 +191,8 @@ def expand(
             cited.extend([key] * (key not in cited))
             said = works[key].year if dash else f"{works[key].label}, {works[key].year}"
             said += f", {locator.strip()}" if locator.strip() else ""
-            parts.append(f'<a class="citation" href="#ref-{key}">{html.escape(said)}</a>')
+            href = works[key].links[0][1] if to_paper else f"#ref-{key}"
+            parts.append(f'<a class="citation" href="{href}">{html.escape(said)}</a>')
         return f"({'; '.join(parts)})"
 
     pieces = _CODE.split(text)
@@ -187,9 +201,9 @@ def expand(
 
 
 def cite_markdown(markdown: str, works: dict[str, Work], *, where: str) -> str:
-    """A Markdown page or notebook cell with its citations written and its reference list at
-    its end (unknown keys marked in place; the page itself reports them)."""
-    text, keys, _ = expand(markdown, works, where=where)
+    """A notebook's Markdown with its citations written as links to the papers and its
+    reference list at its end (unknown keys marked in place; the page itself reports them)."""
+    text, keys, _ = expand(markdown, works, where=where, to_paper=True)
     return with_references(text, keys, works)
 
 
@@ -226,6 +240,7 @@ def named(text: str, works: dict[str, Work]) -> dict[str, str]:
     """The works ``text`` names, by key, each with the name it is named by: its authors as a
     citation would name them (`Work.authors_named_in`), which for a label several works share
     ("He et al.") is said of the first of them, or its title or one of its `names`."""
+    text = " ".join(text.split())  # a name broken over two lines is still named
     found: dict[str, str] = {}
     for label in dict.fromkeys(w.label for w in works.values()):
         first = next(k for k, w in works.items() if w.label == label)

@@ -39,6 +39,9 @@ notebook_figures.startup()
 CONFIG = """\
 # Written by sitekit.notebook_figures for the site's build.
 c.HistoryManager.enabled = False
+# The kernel talks to the build over loopback only; its warning that TCP is unencrypted looked
+# like an error in every build's output.
+c.IPKernelApp.log_level = "ERROR"
 """
 
 

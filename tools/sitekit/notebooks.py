@@ -330,7 +330,9 @@ def percent_notebook(
         if cell.cell_type == "markdown":
             cell.source = published_links(cell.source, folder, site_url)
             if works:
-                cell.source, keys, _ = citations.expand(cell.source, works, where=page)
+                cell.source, keys, _ = citations.expand(
+                    cell.source, works, where=page, to_paper=True
+                )
                 cited += [k for k in keys if k not in cited]
     if works and cited:
         references = citations.with_references("", cited, works).strip()

@@ -17,7 +17,8 @@ code blocks included:
 
 Any other ``§N`` with a whole number is an error: the check cannot tell which page it means,
 so it must be written as one of the forms above. A paper's sections are not the site's:
-``§3.2.1`` (with a dot) is left alone everywhere, and so is every ``§N`` in ``docs/reproduce/``,
+``§3.2.1`` (with a dot) is left alone everywhere, and so is every ``§N`` inside a citation
+(``[@he2016resnet, §1]``, `sitekit.citations`) and every ``§N`` in ``docs/reproduce/``,
 whose pages cite the sections of the papers they reproduce (they link Foundations pages when
 they mean them, and those links are checked).
 
@@ -46,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sitekit import citations
 from sitekit.concepts import nav_pages, read_config
 from sitekit.frontmatter import get_data
 from sitekit.paths import ROOT
@@ -185,6 +187,8 @@ def _line_problems(
             )
     if page.startswith(PAPER_PAGES):
         return
+    for m in citations.MARKER.finditer(line):  # a citation's location is the paper's
+        linked.update(range(m.start(), m.end()))
     for m in _SECTION.finditer(line):
         if m.start() in linked or m["dotted"]:
             continue
