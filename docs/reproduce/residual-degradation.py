@@ -42,7 +42,7 @@
 #
 # with an input layer before and an output layer after; `pl.mlp_backward` derives the
 # gradients by hand (and [Debug before you reproduce](debugging.md) checks them). The setup
-# below borrows from four more papers: the optimiser, Adam [@kingma2015adam]; the starting
+# below borrows from more papers: the optimiser, Adam [@kingma2015adam]; the starting
 # weights, from He et al.'s *Delving Deep into Rectifiers* [@he2015delving]; residual
 # branches scaled by $1/\sqrt{L}$, as GPT-2's are [@radford2019language, §2.3] (Fixup scales
 # them down with depth by its own rule [@zhang2019fixup]); to explain how a narrow net's
@@ -1017,9 +1017,10 @@ no claim here rests on one seed.
 It also says what pairing by seed buys. Seed $s$ gives every arm and depth the same starting
 draw, but whether what that draw decides for a plain net carries over to its residual twin is
 another question from whether it survives a nudge (above). On
-{source}, the rank correlation between a seed's plain slope and its residual slope, at the
-build's rate, is {paired:.2f}, with an approximate 95% interval of {paired_low:.2f} to
-{paired_high:.2f} (Fisher's $z$ with Bonett and Wright's variance): {slope.shape[1]} seeds
+{source}, the Spearman rank correlation between a seed's plain slope and its residual slope,
+at the build's rate, is {paired:.2f}, with an approximate 95% interval of {paired_low:.2f} to
+{paired_high:.2f} (Fisher's $z$ with Bonett and Wright's variance for Spearman's $\\rho$,
+$(1 + \\rho^2/2)/(n - 3)$): {slope.shape[1]} seeds
 cannot say how much of what a seed's plain net does carries over to its residual one. The
 arms are compared pair by pair all the same (the signed-rank test): a seed's two slopes come
 from one draw, so pairing avoids assuming them independent, as a two-sample test would. The
