@@ -191,3 +191,10 @@ def test_the_site_s_own_entry_comes_from_citation_cff():
     assert block.startswith("```bibtex\n@misc{paperlens,\n") and block.endswith("}\n```")
     assert "author = {{The paperlens contributors}}" in block
     assert "url = {https://x.org/}" in block and "Version 9.9" in block and "2031" in block
+    # It is BibTeX a reader's tools read: pybtex parses it, with the title's capitals protected.
+    from pybtex.database import parse_string
+
+    entry = parse_string(block.removeprefix("```bibtex\n").removesuffix("```"), "bibtex")
+    fields = entry.entries["paperlens"].fields
+    assert fields["title"] == "{paperlens: learn to read and reproduce ML papers}"
+    assert fields["year"] == "2031"

@@ -314,7 +314,7 @@ def site_bibtex(cff: Path, *, site_url: str, version: str, year: int) -> str:
     return (
         "```bibtex\n@misc{paperlens,\n"
         f"  author = {{{' and '.join(people)}}},\n"
-        f"  title = {{{meta['title']}}},\n"
+        f"  title = {{{{{meta['title']}}}}},\n"  # doubled braces: styles keep its capitals
         f"  year = {{{year}}},\n"
         f"  url = {{{site_url}}},\n"
         f"  note = {{Version {version}}},\n"
