@@ -834,7 +834,7 @@ leave the two layers equivalent; {steps} steps do not test that."""
 # freedom this page measured, in its own terms (powers of the width) and for networks trained by
 # SGD: a layer's multiplier can be traded for its initialisation's scale and its learning rate
 # without changing training. For attention, when $d_k$ grows with the width, μP scales the scores
-# by $1/d_k$, not $1/\sqrt{d_k}$. Its argument is about training, not initialisation: once
+# by $1/d_k$, not $1/\sqrt{d_k}$ (*Tensor Programs V*). Its argument is about training, not initialisation: once
 # training has made $q$ and $k$ correlated, $q \cdot k$ grows like $d_k$ (a law of large numbers)
 # rather than like $\sqrt{d_k}$ (its standard deviation under footnote 4's assumption of
 # independent $q$ and $k$). At initialisation $1/d_k$ makes the weights nearly uniform, and the μP
