@@ -206,6 +206,24 @@ def warm_build(request, site) -> tuple[int, str, Path]:
     return returncode, output, builds.folder / "site-again"
 
 
+@pytest.fixture(scope="session")
+def make_site():
+    """``make site`` with ``arguments`` (``CONFIG=...``, ``SITE_DIR=...``) and the build's
+    environment updated by ``env``: its exit status and its whole output."""
+
+    def run(*arguments: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+        result = subprocess.run(
+            ["make", "--no-print-directory", "site", *arguments],
+            cwd=ROOT,
+            env=paths.build_env() | (env or {}),
+            capture_output=True,
+            text=True,
+        )
+        return result.returncode, result.stdout + result.stderr
+
+    return run
+
+
 # --- A reader's install (tests/site/test_reader_install.py) ---------------------------------------
 
 HOME_PAGE = ROOT / "docs" / "index.md"

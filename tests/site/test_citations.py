@@ -5,7 +5,6 @@ the notebooks and the print edition carry the same entries. A planted unknown ke
 
 import json
 import re
-import subprocess
 
 import pytest
 from bs4 import BeautifulSoup
@@ -110,26 +109,15 @@ def test_the_print_edition_carries_each_page_s_list(site, folder):
             assert page.select_one(a["href"]) is not None, a["href"]
 
 
-def test_an_unknown_key_fails_make_site_naming_the_page_and_line(scratch_config, tmp_path):
+def test_an_unknown_key_fails_make_site_naming_the_page_and_line(
+    scratch_config, tmp_path, make_site
+):
     page = tmp_path / "docs" / "foundations" / "softmax.md"
     text = page.read_text(encoding="utf-8").rstrip("\n") + "\n"
     page.write_text(text + "\nSee [@planted-missing2020].\n", encoding="utf-8")
     line = text.count("\n") + 2
-    result = subprocess.run(
-        [
-            "make",
-            "--no-print-directory",
-            "site",
-            f"CONFIG={scratch_config}",
-            f"SITE_DIR={tmp_path / 'site'}",
-        ],
-        cwd=ROOT,
-        env=paths.build_env(),
-        capture_output=True,
-        text=True,
-    )
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, output[-3000:]
+    returncode, output = make_site(f"CONFIG={scratch_config}", f"SITE_DIR={tmp_path / 'site'}")
+    assert returncode != 0, output[-3000:]
     expected = f"docs/foundations/softmax.md:{line}: [@planted-missing2020] names no entry"
     assert expected in output, output[-3000:]
     assert "Traceback" not in output

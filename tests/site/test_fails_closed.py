@@ -25,18 +25,10 @@ def without_plugin(config: Path) -> Path:
     return out
 
 
-def test_make_site_fails_without_the_plugin(scratch_config, tmp_path):
+def test_make_site_fails_without_the_plugin(scratch_config, tmp_path, make_site):
     config = without_plugin(scratch_config)
-    site = tmp_path / "site"
-    result = subprocess.run(
-        ["make", "--no-print-directory", "site", f"CONFIG={config}", f"SITE_DIR={site}"],
-        cwd=ROOT,
-        env=paths.build_env(),
-        capture_output=True,
-        text=True,
-    )
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, output[-4000:]
+    returncode, output = make_site(f"CONFIG={config}", f"SITE_DIR={tmp_path / 'site'}")
+    assert returncode != 0, output[-4000:]
     # For the plugin's absence (the strict build misses the figures it generates, or the check
     # after the build the proofs), not for another reason.
     why = ("in strict mode", "proofs of the paperlens plugin's checks")

@@ -8,39 +8,30 @@ order of the others), and by an empty Playwright browser folder. These builds re
 warm caches, so each takes seconds, not a cold build's minutes.
 """
 
-import subprocess
 from pathlib import Path
 
-from sitekit import cache, paths, print_edition
-from sitekit.paths import ROOT, page_url
+from sitekit import cache, print_edition
+from sitekit.paths import page_url
 
 NOTICE = "the print edition's PDFs were left out"
 SAID = "The PDF is not part of this build"
 
 
-def make_site_without_a_browser(out: Path, **env: str) -> tuple[int, str]:
-    hidden = paths.build_env() | {
-        "PAPERLENS_CHROMIUM": "/nonexistent/chromium",
-        "PLAYWRIGHT_BROWSERS_PATH": str(out.with_name("no-browsers")),
-    }
-    hidden.pop("PAPERLENS_REQUIRE_BROWSER", None)
-    result = subprocess.run(
-        ["make", "--no-print-directory", "site", f"SITE_DIR={out}"],
-        cwd=ROOT,
-        env=hidden | env,
-        capture_output=True,
-        text=True,
-    )
-    return result.returncode, result.stdout + result.stderr
+HIDDEN = {"PAPERLENS_CHROMIUM": "/nonexistent/chromium", "PAPERLENS_REQUIRE_BROWSER": ""}
+
+
+def hidden(out: Path) -> dict[str, str]:
+    """A browser that does not exist, and an empty Playwright browser folder."""
+    return HIDDEN | {"PLAYWRIGHT_BROWSERS_PATH": str(out.with_name("no-browsers"))}
 
 
 def pdf_name(folder: str) -> str:
     return Path(print_edition.pdf_path(folder)).name
 
 
-def test_without_a_browser_make_site_passes_without_the_pdfs_and_says_so(site, tmp_path):
+def test_without_a_browser_make_site_passes_without_the_pdfs_and_says_so(site, tmp_path, make_site):
     out = tmp_path / "site"
-    returncode, output = make_site_without_a_browser(out)
+    returncode, output = make_site(f"SITE_DIR={out}", env=hidden(out))
     assert returncode == 0, output[-6000:]
     notices = [line for line in output.splitlines() if NOTICE in line]
     assert len(notices) == 1, output[-3000:]
@@ -64,10 +55,12 @@ def test_without_a_browser_make_site_passes_without_the_pdfs_and_says_so(site, t
     assert {p for p in pdfs if (site / p).is_file()} <= differ
 
 
-def test_with_paperlens_require_browser_a_missing_browser_fails_the_build(site, tmp_path):
-    returncode, output = make_site_without_a_browser(
-        tmp_path / "site", PAPERLENS_REQUIRE_BROWSER="1"
-    )
+def test_with_paperlens_require_browser_a_missing_browser_fails_the_build(
+    site, tmp_path, make_site
+):
+    out = tmp_path / "site"
+    env = hidden(out) | {"PAPERLENS_REQUIRE_BROWSER": "1"}
+    returncode, output = make_site(f"SITE_DIR={out}", env=env)
     assert returncode != 0
     assert "PAPERLENS_REQUIRE_BROWSER=1, but the print edition needs a browser" in output
     assert "PAPERLENS_CHROMIUM=/nonexistent/chromium is not an executable file" in output
