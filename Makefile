@@ -7,7 +7,8 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# WITH_TORCH=1 also installs the optional PyTorch reference (CPU build, torch==2.13.0).
+# WITH_TORCH=1 also installs the optional PyTorch reference (torch==2.13.0; PyPI's build is CUDA's:
+# PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cpu gives the CPU one, as CI sets it).
 WITH_TORCH ?= 0
 comma  := ,
 EXTRAS := test,docs$(if $(filter 1,$(WITH_TORCH)),$(comma)torch,)
