@@ -27,7 +27,8 @@ all: test
 # Two editable installs: the library (pyproject.toml) and the build machinery, sitekit
 # (tools/pyproject.toml), so that everything imports both without touching sys.path.
 $(BIN)/.installed-$(WITH_TORCH): pyproject.toml tools/pyproject.toml requirements.lock
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "paperlens needs Python 3.11 or newer; $(PYTHON) is $$($(PYTHON) --version 2>&1): run make with PYTHON=python3.11 (or newer)" >&2; exit 1; }
+	$(BIN)/python -m pip --version >/dev/null 2>&1 || { rm -rf $(VENV) && $(PYTHON) -m venv $(VENV); }
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
 	$(BIN)/python -m pip install --quiet -c requirements.lock -e ".[$(EXTRAS)]" -e ./tools
 	touch $@
