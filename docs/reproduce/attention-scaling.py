@@ -828,18 +828,18 @@ leave the two layers equivalent; {steps} steps do not test that."""
 # **Where this leads: μP.** If the division is a choice of starting scale and per-layer learning
 # rate, the question is how to choose all of them together. That is what the maximal update
 # parametrisation, μP, does (*Tensor Programs IV* [@yang2021tp4] and *V* [@yang2021tp5]): it
-# prescribes how each layer's initialisation, multiplier and learning rate
-# scale with width, so that every layer keeps learning as the model grows and the best
-# hyperparameters found on a narrow model carry over to a wide one. Tensor Programs IV notes the
-# freedom this page measured, in its own terms (powers of the width) and for networks trained by
-# SGD: a layer's multiplier can be traded for its initialisation's scale and its learning rate
-# without changing training. For attention, when $d_k$ grows with the width, μP scales the scores
-# by $1/d_k$, not $1/\sqrt{d_k}$ (*Tensor Programs V*). Its argument is about training, not initialisation: once
-# training has made $q$ and $k$ correlated, $q \cdot k$ grows like $d_k$ (a law of large numbers)
-# rather than like $\sqrt{d_k}$ (its standard deviation under footnote 4's assumption of
-# independent $q$ and $k$). At initialisation $1/d_k$ makes the weights nearly uniform, and the μP
-# authors suggest starting $W_q$ at zero anyway. So μP does not say the division is wrong; it says
-# the factor belongs to a whole scheme of scales, of which this page has tested one piece.
+# prescribes how each layer's initialisation, multiplier and learning rate scale with width, so that
+# every layer keeps learning as the model grows and the best hyperparameters found on a narrow model
+# carry over to a wide one. Tensor Programs IV notes the freedom this page measured, in its own
+# terms (powers of the width) and for networks trained by SGD: a layer's multiplier can be traded
+# for its initialisation's scale and its learning rate without changing training. For attention,
+# when $d_k$ grows with the width, μP scales the scores by $1/d_k$, not $1/\sqrt{d_k}$ (*Tensor
+# Programs V*). Its argument is about training, not initialisation: once training has made $q$ and
+# $k$ correlated, $q \cdot k$ grows like $d_k$ (a law of large numbers) rather than like
+# $\sqrt{d_k}$ (its standard deviation under footnote 4's assumption of independent $q$ and $k$). At
+# initialisation $1/d_k$ makes the weights nearly uniform, and the μP authors suggest starting $W_q$
+# at zero anyway. So μP does not say the division is wrong; it says the factor belongs to a whole
+# scheme of scales, of which this page has tested one piece.
 #
 # ## The claims, together
 #
