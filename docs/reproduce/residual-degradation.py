@@ -1155,8 +1155,8 @@ residual change does the work, waits for the full sweep's confirmation (claims 3
 #
 # Nor does it test He et al.'s blocks. Ours hold one layer each (with the ReLU in front, and
 # nothing after the addition, the order of He et al.'s follow-up [@he2016identity]), where
-# He et al.'s hold two or three and apply a ReLU after the addition (§3.2), and of one-layer
-# blocks the paper says (§3.2):
+# the ResNet paper's hold two or three and apply a ReLU after the addition [@he2016resnet, §3.2],
+# and of one-layer blocks that paper says (§3.2):
 #
 # > "But if $\mathcal{F}$ has only a single layer, Eqn.(1) is similar to a linear layer:
 # > $\mathbf{y} = W_1\mathbf{x} + \mathbf{x}$, for which we have not observed advantages."
