@@ -6,11 +6,11 @@ The marker follows pandoc's: ``[@he2016]`` reads "(He et al., 2016)", ``[@he2016
 "(2016)" after a sentence that names the authors, and ``[@a; @b]`` cites two works. `expand`
 writes the citations and the list as HTML, which Markdown, nbconvert's HTML and Jupyter's
 Markdown cells all keep, so Markdown pages, notebook pages, downloaded notebooks and the print
-edition carry the same text. Loose ends are errors (`CitationError`, with the page and line):
-a key with no entry, a page that names a work in its prose ("He et al.", a title) without citing
-it, an entry with no well-formed arXiv identifier, DOI or (for a work that has neither) https
-address, and an entry
-that no page cites.
+edition carry the same text. An entry with no well-formed arXiv id, DOI or (for a work with
+neither) https address raises `CitationError`; the other loose ends are returned for the plugin
+to report (`make site` fails on them, `make serve` shows them in the page): a key with no entry
+(`expand`, with its line), a page that names a work in its prose without citing it
+(`uncited_names`), and an entry that no page cites (`uncited_entries`).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class Work:
     title: str
     venue: str
     year: str
-    links: list[tuple[str, str]]  # (label, address): arXiv first, then the DOI or the Anthology
+    links: list[tuple[str, str]]  # (label, address): arXiv first, then the DOI or the https url
     names: list[str]  # how prose names it besides its authors: its title, and the entry's `names`
 
     @property
@@ -225,11 +225,15 @@ def reference_list(keys: list[str], works: dict[str, Work]) -> str:
     return f'<ol class="references">\n{items}\n</ol>\n'
 
 
-def with_references(markdown: str, keys: list[str], works: dict[str, Work]) -> str:
-    """A Markdown page (or notebook cell) ending with its reference list, when it cites."""
+def with_references(
+    text: str, keys: list[str], works: dict[str, Work], *, markdown: bool = True
+) -> str:
+    """A page (Markdown, or with ``markdown=False`` HTML) or notebook cell ending with its
+    reference list under a "References" heading, when it cites."""
     if not keys:
-        return markdown
-    return f"{markdown.rstrip()}\n\n## References\n\n{reference_list(keys, works)}"
+        return text
+    heading = "## References\n" if markdown else '<h2 id="references">References</h2>'
+    return f"{text.rstrip()}\n\n{heading}\n{reference_list(keys, works)}"
 
 
 class _Prose(HTMLParser):
@@ -281,7 +285,7 @@ def named(text: str, works: dict[str, Work]) -> dict[str, str]:
 
 def uncited_names(text: str, cited: list[str], works: dict[str, Work]) -> list[str]:
     """What ``text`` names (`named`) but does not cite. Citing any work of a shared label
-    satisfies a use of that label: "He et al." names three papers here."""
+    satisfies a use of that label: "He et al." names several papers here."""
     labels = {works[k].label for k in cited}
     return [
         name

@@ -289,24 +289,8 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         for path, svg in sorted(build.notebook_figures.items()):
             (site / path).parent.mkdir(parents=True, exist_ok=True)
             (site / path).write_bytes(svg)
-        session = self._session()
-        if session.edition.no_pdf is not None and not session.serving:  # one notice, no warning
-            log.info(
-                "paperlens: the print edition's PDFs were left out: %s", browser.chromium_missing()
-            )
-        elif not session.serving:  # `make serve` leaves the PDFs out: its edits stay quick
-            folders = list(session.edition.order)
-            try:
-                printed = print_edition.render_pdfs(site, config["site_url"] or "", folders)
-            except RuntimeError as err:
-                raise PluginError(str(err)) from None
-            for folder, (cached, seconds) in printed.items():
-                log.info(
-                    "paperlens: %s (%s, %.1f s)",
-                    print_edition.pdf_path(folder),
-                    "cached" if cached else "printed",
-                    seconds,
-                )
+        if not self._session().serving:  # `make serve` leaves the PDFs out: its edits stay quick
+            self._print_pdfs(site, config)
         log.info(
             "paperlens: %d formulas rendered by KaTeX (others cached); the plugin took %.2f s",
             build.renderer.rendered,
@@ -346,6 +330,26 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
                     raise PluginError(str(err)) from None
                 lifecycle.tell(f"{err}\n(make site fails until this is fixed)")
 
+    def _print_pdfs(self, site: Path, config: MkDocsConfig) -> None:
+        """The print edition's PDFs; without a browser, one notice (below WARNING, so strict
+        mode keeps it a notice) says they were left out and how to get them."""
+        edition = self._session().edition
+        if edition.no_pdf is not None:
+            missing = browser.chromium_missing()
+            log.info("paperlens: the print edition's PDFs were left out: %s", missing)
+            return
+        try:
+            printed = print_edition.render_pdfs(site, config["site_url"] or "", list(edition.order))
+        except RuntimeError as err:
+            raise PluginError(str(err)) from None
+        for folder, (cached, seconds) in printed.items():
+            log.info(
+                "paperlens: %s (%s, %.1f s)",
+                print_edition.pdf_path(folder),
+                "cached" if cached else "printed",
+                seconds,
+            )
+
     def _cite(self, text: str, page: Page, *, markdown: bool = True) -> str:
         """The page's citations written as links, and its reference list at its end
         (`sitekit.citations`); an unknown key fails ``make site``, and under ``make serve`` is
@@ -360,13 +364,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         if src == cards.REVIEW_PAGE:  # generated from the cards: it cites what they name
             keys += [key for key in citations.named(text, build.works) if key not in keys]
         build.cited[src] = keys
-        if markdown:
-            text = citations.with_references(text, keys, build.works)
-        elif keys:
-            text += '\n<h2 id="references">References</h2>\n' + citations.reference_list(
-                keys, build.works
-            )
-        return text
+        return citations.with_references(text, keys, build.works, markdown=markdown)
 
     def _uncited_names(self, page_html: str, page: Page) -> str:
         """A work the page names ("He et al.", a title) without citing it fails ``make site``;
