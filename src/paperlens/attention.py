@@ -162,7 +162,7 @@ def attention_backward(
 
     Examples:
         >>> import numpy as np
-        >>> from paperlens import attention_backward
+        >>> from paperlens import attention, attention_backward
         >>> Q = np.array([[1.0, 0.0]])
         >>> K = np.array([[1.0, 0.0], [0.0, 1.0]])
         >>> V = np.array([[10.0], [20.0]])

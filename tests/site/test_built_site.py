@@ -174,6 +174,12 @@ def test_no_resource_is_fetched_from_another_origin(site, pages):
     assert not external, "\n".join(external)
 
 
+def test_no_page_shows_a_kernel_s_warnings(pages):
+    """What the notebooks' kernels write to standard error about fonts never reaches a page."""
+    noisy = [path for path, page in pages.items() if "findfont:" in page.path.read_text("utf-8")]
+    assert not noisy, noisy
+
+
 def test_no_page_links_to_a_generator_or_cdn(pages):
     """Links to the papers of the bibliography aside (a technical report's home is OpenAI's
     CDN)."""

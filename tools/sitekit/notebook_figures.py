@@ -75,8 +75,14 @@ def styling_key() -> str:
 
 
 def startup() -> None:
-    """In the kernel: the site's style, and `paperlens.show` figures as `html`."""
+    """In the kernel: the site's style, and `paperlens.show` figures as `html`. Matplotlib's
+    notes that a font is missing and DejaVu Sans stands in (its mathtext fonts) are silenced:
+    written to the cells' standard error, they showed in the pages as 21 lines of noise."""
+    import logging
+
     import matplotlib
+
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
 
     matplotlib.use("svg")
     from IPython import get_ipython
