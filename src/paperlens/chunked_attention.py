@@ -70,8 +70,9 @@ def chunked_attention(
         ValueError, TypeError: as `attention`, for a ``block_size`` below 1, and for a
             ``causal`` that is not a bool.
 
-    Example:
+    Examples:
         >>> import numpy as np
+        >>> from paperlens import attention, causal_mask, chunked_attention
         >>> rng = np.random.default_rng(0)
         >>> Q, K, V = (rng.standard_normal((1000, 16)) for _ in range(3))
         >>> out = chunked_attention(Q, K, V, block_size=128)

@@ -24,8 +24,9 @@ def peak_memory(fn: Callable[[], object]) -> int:
     Raises:
         RuntimeError: if ``tracemalloc`` is already tracing (its peak would mix in other work).
 
-    Example:
+    Examples:
         >>> import numpy as np
+        >>> from paperlens import peak_memory
         >>> peak_memory(lambda: np.ones(1_000_000)) >= 8_000_000  # one million float64
         True
     """

@@ -38,9 +38,12 @@ def make_figure(style, layout):
         fig.legend(frameon=False, loc="outside lower center", ncols=2, fontsize=10)
     else:
         ax.legend(frameon=False, loc="upper right", fontsize=10)
+    # The mode, exp(-A²) - 1, near the lowest value D can take (-1), not near its median 0.
+    peak = f"{float(d[np.argmax(density)]):.1f}".replace("-", "−")
     alt = (
         "The density of the difference D = exp(1.5 Z) − 1 for a standard normal Z, from −1 to "
-        "4: a tall peak just left of 0 and a long tail to the right, beside its dashed mirror "
+        f"4: a tall peak at {peak}, near the lowest value D can take, and a long tail to the "
+        "right, beside its dashed mirror "
         "image, which does not match it. A solid line at 0 marks the median, with half the "
         f"area to its left; a dotted line at {pseudo_median:.2f} marks the pseudo-median, the "
         "median of the average of two independent differences: what the Hodges–Lehmann "

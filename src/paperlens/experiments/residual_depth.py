@@ -708,6 +708,7 @@ def every(parts: Sequence[Claim], labels: Sequence[str], statement: str) -> Clai
 
     Examples:
         >>> from paperlens.experiments.claims import Claim
+        >>> from paperlens.experiments.residual_depth import every
         >>> one = Claim("", "test 1", 8, "p = 0.001", True)
         >>> claim = every([one, one._replace(test="test 2")], ["200 steps", "400 steps"], "both")
         >>> claim.holds, claim.test
