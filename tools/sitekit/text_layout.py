@@ -37,8 +37,6 @@ KNOWN: dict[str, str] = {
     "foundations/functions/residual-box.py": "narrow: labels overlap, and the caption runs off "
     "both edges",
     "foundations/matrices/stack-of-rows.py": "narrow: the titles of K and V overlap",
-    "reproduce/checking-claims/band-power.py": "narrow: two labels run off the right edge, the "
-    "x-axis label off the left",
     "walkthrough/step-4-variance-adds/tower.py": "narrow: the d_k tick labels overlap, and the "
     "legend runs off the right edge",
 }

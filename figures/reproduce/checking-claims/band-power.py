@@ -22,15 +22,18 @@ def make_figure(style, layout):
     ax.axvline(K, color=style.muted, lw=0.8, ls=":")
     ax.axhline(0.5, color=style.muted, lw=0.8, ls=":")
     ax.plot([K, reliable], [float(claims.band_power(K, k=K)), 0.99], "o", color=style.blue)
+    at_band = f"{float(claims.band_power(K, k=K)):.0%}"
+    short = layout.stacked  # a phone's width: the labels say the same in fewer words
+    high = f"from {reliable:.1f} SE"
     ax.annotate(
-        f"error = band: caught {float(claims.band_power(K, k=K)):.0%} of the time",
+        f"at the band: {at_band}" if short else f"error = band: caught {at_band} of the time",
         (K, 0.5), xytext=(10, -18), textcoords="offset points", color=style.muted,
     )  # fmt: skip
     ax.annotate(
-        f"caught 99% of the time from {reliable:.1f} SE",
+        f"99% {high}" if short else f"caught 99% of the time {high}",
         (reliable, 0.99), xytext=(10, -22), textcoords="offset points", color=style.muted,
     )  # fmt: skip
-    ax.set_xlabel("size of the error, in standard errors")
+    ax.set_xlabel("error, in standard errors" if short else "size of the error, in standard errors")
     ax.set_ylabel("chance the check\ncatches it")
     ax.set_ylim(0, 1.05)
     alt = (
