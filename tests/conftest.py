@@ -43,6 +43,9 @@ class Builds:
     warm: subprocess.Popen[str] | None = None
     given: Path | None = None  # PAPERLENS_SITE
     reader: subprocess.Popen[str] | None = None
+    # The cache entries the cold build left, relative to the caches' folder (None when given a
+    # site): later scratch builds of edited pages add entries the site's build never reads.
+    cold_entries: frozenset[str] | None = None
     procs: list[subprocess.Popen[str]] = field(default_factory=list)
 
     @property
@@ -185,7 +188,19 @@ def cold_build(request) -> tuple[int, str, Path]:
     if builds.cold is None:
         builds.cold = builds.start("site", offline=True)
     returncode, output = builds.wait(builds.cold, "site")
+    if builds.cold_entries is None:
+        caches = Path(os.environ["PAPERLENS_CACHE_DIR"])
+        builds.cold_entries = frozenset(
+            p.relative_to(caches).as_posix() for p in caches.rglob("*") if p.is_file()
+        )
     return returncode, output, builds.site
+
+
+@pytest.fixture(scope="session")
+def cold_cache_entries(request, site) -> frozenset[str] | None:
+    """The cache entries the session's cold build left (relative to ``PAPERLENS_CACHE_DIR``),
+    or None when the session was given a site (``PAPERLENS_SITE``)."""
+    return request.config.stash[_BUILDS].cold_entries
 
 
 @pytest.fixture(scope="session")

@@ -16,25 +16,31 @@ from sitekit import cache, paths
 from sitekit.paths import ROOT
 
 
-def one_of_each_kind(root: Path) -> list[Path]:
+def one_of_each_kind(root: Path, built: frozenset[str] | None) -> list[Path]:
     """An entry of each kind of cache the build reads: a page's examples, a figure's SVG, alt
     text and links, an explorable's manifest, frame and alt text (the one with fewest frames),
-    the formulas, and the sample notebook's rendering (it runs no experiment)."""
+    the formulas, and the sample notebook's rendering (it runs no experiment). Each is one the
+    session's cold build left (``built``): the scratch builds of edited pages leave others."""
+
+    def entries(folder: str, pattern: str) -> list[Path]:
+        found = sorted((root / folder).glob(pattern))
+        return [p for p in found if built is None or p.relative_to(root).as_posix() in built]
+
     # The two explorables with fewest frames: a damaged manifest leaves its frames unread.
     frames, other = sorted(
-        (root / "frames").iterdir(),
+        (p.parent for p in entries("frames", "*/frames.json")),
         key=lambda folder: len(cache.read_json(folder / "frames.json")["texts"]),
     )[:2]
     notebook = next(
         p
-        for p in sorted((root / "notebooks").glob("*.json"))
+        for p in entries("notebooks", "*.json")
         if cache.read_json(p)["title"].startswith("Sample notebook")
     )
     return [
-        sorted((root / "examples").glob("*.pickle"))[0],
-        sorted((root / "figures").glob("*.dark.narrow.svg"))[0],
-        sorted((root / "figures").glob("*.alt"))[1],
-        sorted((root / "figures").glob("*.wide.links.json"))[2],
+        entries("examples", "*.pickle")[0],
+        entries("figures", "*.dark.narrow.svg")[0],
+        entries("figures", "*.alt")[1],
+        entries("figures", "*.wide.links.json")[2],
         other / "frames.json",
         frames / "1-light-wide.svg",
         frames / "0.alt",
@@ -43,10 +49,10 @@ def one_of_each_kind(root: Path) -> list[Path]:
     ]
 
 
-def test_a_build_over_damaged_caches_is_the_clean_build(site, tmp_path):
+def test_a_build_over_damaged_caches_is_the_clean_build(site, cold_cache_entries, tmp_path):
     root = tmp_path / "cache"
     shutil.copytree(os.environ["PAPERLENS_CACHE_DIR"], root)
-    damaged = one_of_each_kind(root)
+    damaged = one_of_each_kind(root, cold_cache_entries)
     for n, path in enumerate(damaged):
         how = list(cache.DAMAGE)[n % len(cache.DAMAGE)]
         path.write_bytes(cache.DAMAGE[how](path.read_bytes()))

@@ -4,6 +4,7 @@ than 3.11, naming PYTHON=, and remakes a .venv that a failed first run left with
 Each test runs the real Makefile in a scratch folder with a stand-in Python, a shell script
 that answers the version check as told and records what it is asked; nothing is installed."""
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -37,9 +38,13 @@ def scratch(tmp_path: Path, version: str) -> tuple[Path, Path]:
 
 
 def make_venv(folder: Path, python: Path) -> subprocess.CompletedProcess[str]:
+    # Not the variables of the make that runs these tests: under CI's `make test WITH_TORCH=1`
+    # MAKEFLAGS passes WITH_TORCH=1 on, and the target would be .installed-1.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
     return subprocess.run(
         ["make", "--no-print-directory", ".venv/bin/.installed-0", f"PYTHON={python}"],
         cwd=folder,
+        env=env,
         capture_output=True,
         text=True,
     )
