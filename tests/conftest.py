@@ -43,9 +43,9 @@ class Builds:
     warm: subprocess.Popen[str] | None = None
     given: Path | None = None  # PAPERLENS_SITE
     reader: subprocess.Popen[str] | None = None
-    # The cache entries the cold build left, relative to the caches' folder (None when given a
-    # site): later scratch builds of edited pages add entries the site's build never reads.
-    cold_entries: frozenset[str] | None = None
+    # The cache entries the cold build left (or the given site's build), relative to the
+    # caches' folder: later scratch builds of edited pages add entries the site never reads.
+    cold_entries: frozenset[str] = frozenset()
     procs: list[subprocess.Popen[str]] = field(default_factory=list)
 
     @property
@@ -129,6 +129,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("PAPERLENS_SITE"):  # a site built already, with the caches it used
         builds.given = Path(os.environ["PAPERLENS_SITE"]).resolve()
         caches = Path(os.environ.get("PAPERLENS_CACHE_DIR", caches))
+        builds.cold_entries = cache_entries(caches)  # what that build left, before any test
     # Every build, server and test of the session shares these caches.
     os.environ["PAPERLENS_CACHE_DIR"] = str(caches)
     os.environ[experiment_cache.ENV] = str(caches / "experiments")
@@ -188,18 +189,19 @@ def cold_build(request) -> tuple[int, str, Path]:
     if builds.cold is None:
         builds.cold = builds.start("site", offline=True)
     returncode, output = builds.wait(builds.cold, "site")
-    if builds.cold_entries is None:
-        caches = Path(os.environ["PAPERLENS_CACHE_DIR"])
-        builds.cold_entries = frozenset(
-            p.relative_to(caches).as_posix() for p in caches.rglob("*") if p.is_file()
-        )
+    if not builds.cold_entries:
+        builds.cold_entries = cache_entries(Path(os.environ["PAPERLENS_CACHE_DIR"]))
     return returncode, output, builds.site
 
 
+def cache_entries(caches: Path) -> frozenset[str]:
+    return frozenset(p.relative_to(caches).as_posix() for p in caches.rglob("*") if p.is_file())
+
+
 @pytest.fixture(scope="session")
-def cold_cache_entries(request, site) -> frozenset[str] | None:
-    """The cache entries the session's cold build left (relative to ``PAPERLENS_CACHE_DIR``),
-    or None when the session was given a site (``PAPERLENS_SITE``)."""
+def cold_cache_entries(request, site) -> frozenset[str]:
+    """The cache entries the session's cold build left, or the given site's build
+    (``PAPERLENS_SITE``), relative to ``PAPERLENS_CACHE_DIR``."""
     return request.config.stash[_BUILDS].cold_entries
 
 

@@ -16,7 +16,7 @@ from sitekit import cache, paths
 from sitekit.paths import ROOT
 
 
-def one_of_each_kind(root: Path, built: frozenset[str] | None) -> list[Path]:
+def one_of_each_kind(root: Path, built: frozenset[str]) -> list[Path]:
     """An entry of each kind of cache the build reads: a page's examples, a figure's SVG, alt
     text and links, an explorable's manifest, frame and alt text (the one with fewest frames),
     the formulas, and the sample notebook's rendering (it runs no experiment). Each is one the
@@ -24,7 +24,7 @@ def one_of_each_kind(root: Path, built: frozenset[str] | None) -> list[Path]:
 
     def entries(folder: str, pattern: str) -> list[Path]:
         found = sorted((root / folder).glob(pattern))
-        return [p for p in found if built is None or p.relative_to(root).as_posix() in built]
+        return [p for p in found if p.relative_to(root).as_posix() in built]
 
     # The two explorables with fewest frames: a damaged manifest leaves its frames unread.
     frames, other = sorted(
