@@ -16,6 +16,7 @@ import socket
 import subprocess
 import time
 import urllib.request
+import uuid
 from pathlib import Path
 
 from sitekit.paths import ROOT, build_env
@@ -38,6 +39,11 @@ assert (np.ones((2, 3)) + np.arange(3)).shape == (2, 3)
 ```
 """
 EXAMPLE = '\n```python\nassert 2 + 2 == 4, "one more example"\n```\n'
+# Their examples must run in the server's worker pool, never come from a cache an earlier
+# session filled (PAPERLENS_CACHE_DIR may be one): each session's are its own.
+SESSION = f"\n<!-- {uuid.uuid4()} -->\n"
+NEW_SOURCE += SESSION
+EXAMPLE += SESSION
 
 
 def fetch(url: str) -> str:
