@@ -44,9 +44,11 @@ lint: env
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# Ends with the ten slowest tests, so whoever adds one sees what it costs.
+# Two processes (pytest-xdist), each given whole test files: the browser's checks of the
+# built site run beside the tests that build and serve it, which use one core. Ends with the
+# ten slowest tests, so whoever adds one sees what it costs.
 test: env lint
-	$(BIN)/python -m pytest --durations=10
+	$(BIN)/python -m pytest -n 2 --dist loadfile --durations=10
 
 SITE_DIR ?= site
 # The engine: ProperDocs, the maintained fork of MkDocs 1.6 (README, "The engine"); it reads

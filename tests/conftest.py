@@ -16,14 +16,17 @@ into DIR instead (with ``make site``: nothing checks that it was), and leaves it
 ``PAPERLENS_CACHE_DIR`` too, the caches that build filled (say ``.cache``) are the session's.
 """
 
+import contextlib
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -33,46 +36,69 @@ from sitekit import cards, citations, notebooks, paths, print_edition
 from sitekit.paths import ROOT, page_url
 from sitekit.wheel import build_wheel, wheel_name
 
+# The session's folder, set by the process that made it: pytest-xdist's workers (`make test`
+# runs two) share it, its caches and its builds, each build started by the first that asks.
+SESSION_ENV = "PAPERLENS_TEST_SESSION"
+
 
 @dataclass
 class Builds:
-    """The session's folder (its caches, its sites, the builds' logs) and its two builds."""
+    """The session's folder (its caches, its sites, the builds' logs) and its builds: the cold
+    and warm ``make site`` and the reader's install, each run once for the session, whichever
+    process asks first, and read by every process that needs it."""
 
     folder: Path
-    cold: subprocess.Popen[str] | None = None
-    warm: subprocess.Popen[str] | None = None
+    owner: bool  # this process made the folder, and removes it and what is left running
     given: Path | None = None  # PAPERLENS_SITE
-    reader: subprocess.Popen[str] | None = None
     # The cache entries the cold build left (or the given site's build), relative to the
     # caches' folder: later scratch builds of edited pages add entries the site never reads.
     cold_entries: frozenset[str] = frozenset()
-    procs: list[subprocess.Popen[str]] = field(default_factory=list)
 
     @property
     def site(self) -> Path:
         return self.given or self.folder / "site"
 
-    def start(self, name: str, *, offline: bool) -> subprocess.Popen[str]:
-        """``make site`` into ``folder/<name>``, offline when asked and possible; its output
-        goes to ``folder/<name>.log`` (a file: a full pipe would stall the build)."""
+    def claim(self, name: str) -> bool:
+        """Whether this process is the first of the session to ask for the run ``name``."""
+        try:
+            os.close(os.open(self.folder / f"{name}.started", os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            return False
+        return True
+
+    def launch(self, name: str, command: list[str], *, cwd: Path = ROOT, env=None) -> None:
+        """Start ``command`` in the background: its output goes to ``folder/<name>.log`` (a
+        file: a full pipe would stall it) and its exit status to ``folder/<name>.rc``
+        (`wait`). In a session of its own, not this process's child, it outlives a worker that
+        ends first; the folder's owner stops what is left (`close`)."""
+        log, rc, pid = (shlex.quote(str(self.folder / f"{name}.{s}")) for s in ("log", "rc", "pid"))
+        inner = f'"$@" > {log} 2>&1; echo $? > {rc}.tmp && mv {rc}.tmp {rc}'
+        outer = f'setsid sh -c {shlex.quote(inner)} sh "$@" </dev/null & echo $! > {pid}'
+        subprocess.run(["sh", "-c", outer, "sh", *command], cwd=cwd, env=env, check=True)
+
+    def start(self, name: str, *, offline: bool) -> None:
+        """``make site`` into ``folder/<name>``, offline when asked and possible. The cold one
+        (``site``) lists the cache entries it leaves in ``folder/site.entries``."""
         target = self.folder / name
-        script = f"exec make --no-print-directory site SITE_DIR={target}"
+        script = f"make --no-print-directory site SITE_DIR={target}"
+        if name == "site":
+            entries = shlex.quote(str(self.folder / "site.entries"))
+            caches = shlex.quote(os.environ["PAPERLENS_CACHE_DIR"])
+            script += f"; rc=$?; (cd {caches} && find . -type f) > {entries}; exit $rc"
         command = (
             offline_command(script)
             if offline and offline_namespace_available()
             else ["sh", "-c", script]
         )
-        with open(self.folder / f"{name}.log", "w") as log:
-            proc = subprocess.Popen(
-                command, cwd=ROOT, env=paths.build_env(), stdout=log, stderr=subprocess.STDOUT
-            )
-        self.procs.append(proc)
-        return proc
+        if self.claim(name):
+            self.launch(name, command, env=paths.build_env())
 
     def start_reader_install(self) -> None:
         """The home page's install, in a fresh venv outside the repository, of the wheel the
         site publishes (built here as the build builds it: `reader_install` checks the two are
         the same bytes); it takes a minute, so it runs beside the build."""
+        if not self.claim("reader"):
+            return
         home = self.folder / "reader"
         home.mkdir()
         wheel = home / wheel_name()
@@ -94,21 +120,28 @@ class Builds:
             PIP_CONSTRAINT=str(ROOT / "requirements.lock"),
             PIP_DISABLE_PIP_VERSION_CHECK="1",
         )
-        with open(self.folder / "reader.log", "w") as log:
-            self.reader = subprocess.Popen(
-                ["sh", "-c", script], cwd=home, env=env, stdout=log, stderr=subprocess.STDOUT
-            )
-        self.procs.append(self.reader)
+        self.launch("reader", ["sh", "-c", script], cwd=home, env=env)
 
-    def wait(self, proc: subprocess.Popen[str], name: str) -> tuple[int, str]:
-        proc.wait()
-        return proc.returncode, (self.folder / f"{name}.log").read_text()
+    def wait(self, name: str) -> tuple[int, str]:
+        """The exit status and output of the run ``name``, once it has ended."""
+        rc, pid = self.folder / f"{name}.rc", self.folder / f"{name}.pid"
+        while not rc.exists():
+            if pid.exists() and pid.read_text().strip() and not rc.exists():
+                try:
+                    os.kill(int(pid.read_text()), 0)
+                except ProcessLookupError:
+                    time.sleep(0.5)  # it may have written its status as it ended
+                    if not rc.exists():
+                        return -1, f"{name} was stopped before it ended"
+            time.sleep(0.5)
+        return int(rc.read_text()), (self.folder / f"{name}.log").read_text()
 
     def close(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        if not self.owner:
+            return
+        for pid in self.folder.glob("*.pid"):
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.killpg(int(pid.read_text()), signal.SIGKILL)
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -122,8 +155,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "searchable: run only on pages in the search index (not the 404 page)"
     )
-    folder = Path(tempfile.mkdtemp(prefix="paperlens-session-"))
-    builds = Builds(folder)
+    shared = os.environ.get(SESSION_ENV)
+    folder = Path(shared) if shared else Path(tempfile.mkdtemp(prefix="paperlens-session-"))
+    builds = Builds(folder, owner=not shared)
     config.stash[_BUILDS] = builds
     caches = folder / "cache"
     if os.environ.get("PAPERLENS_SITE"):  # a site built already, with the caches it used
@@ -131,6 +165,7 @@ def pytest_configure(config: pytest.Config) -> None:
         caches = Path(os.environ.get("PAPERLENS_CACHE_DIR", caches))
         builds.cold_entries = cache_entries(caches)  # what that build left, before any test
     # Every build, server and test of the session shares these caches.
+    os.environ[SESSION_ENV] = str(folder)
     os.environ["PAPERLENS_CACHE_DIR"] = str(caches)
     os.environ[experiment_cache.ENV] = str(caches / "experiments")
 
@@ -172,8 +207,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Start the cold build if a test needs the site, and run those tests last."""
     needs = [any(f in NEEDS_SITE for f in getattr(i, "fixturenames", ())) for i in items]
     builds = config.stash[_BUILDS]
-    if any(needs) and builds.given is None and builds.cold is None:
-        builds.cold = builds.start("site", offline=True)
+    if any(needs) and builds.given is None:
+        builds.start("site", offline=True)
     if any("reader_python" in getattr(i, "fixturenames", ()) for i in items):
         builds.start_reader_install()
     order = sorted(range(len(items)), key=lambda n: needs[n])  # stable: otherwise as collected
@@ -186,11 +221,12 @@ def cold_build(request) -> tuple[int, str, Path]:
     builds = request.config.stash[_BUILDS]
     if builds.given is not None:
         return 0, f"PAPERLENS_SITE={builds.given}", builds.given
-    if builds.cold is None:
-        builds.cold = builds.start("site", offline=True)
-    returncode, output = builds.wait(builds.cold, "site")
-    if not builds.cold_entries:
-        builds.cold_entries = cache_entries(Path(os.environ["PAPERLENS_CACHE_DIR"]))
+    builds.start("site", offline=True)
+    returncode, output = builds.wait("site")
+    listed = builds.folder / "site.entries"
+    if returncode == 0:
+        names = listed.read_text().split("\n")
+        builds.cold_entries = frozenset(n.removeprefix("./") for n in names if n)
     return returncode, output, builds.site
 
 
@@ -217,9 +253,8 @@ def site(cold_build):
 def warm_build(request, site) -> tuple[int, str, Path]:
     """A second ``make site`` of the same sources, reading what the first one cached."""
     builds = request.config.stash[_BUILDS]
-    if builds.warm is None:
-        builds.warm = builds.start("site-again", offline=False)
-    returncode, output = builds.wait(builds.warm, "site-again")
+    builds.start("site-again", offline=False)
+    returncode, output = builds.wait("site-again")
     return returncode, output, builds.folder / "site-again"
 
 
@@ -279,11 +314,10 @@ def reader_python(request, site):
     """The Python of a fresh venv outside the repository, after the home page's install of
     the wheel the site publishes."""
     builds = request.config.stash[_BUILDS]
-    if builds.reader is None:
-        builds.start_reader_install()
+    builds.start_reader_install()
     home = builds.folder / "reader"
     assert ROOT not in home.parents
-    returncode, output = builds.wait(builds.reader, "reader")
+    returncode, output = builds.wait("reader")
     assert returncode == 0, f"pip install of the home page's line:\n{output[-3000:]}"
     published = site / "downloads" / wheel_name()
     assert published.read_bytes() == (home / wheel_name()).read_bytes(), "not the site's wheel"
