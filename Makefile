@@ -44,11 +44,13 @@ lint: env
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# Two processes (pytest-xdist), each given whole test files: the browser's checks of the
-# built site run beside the tests that build and serve it, which use one core. Ends with the
-# ten slowest tests, so whoever adds one sees what it costs.
+# Two processes (pytest-xdist), each given whole test files in the order collected (not the
+# largest first: the files that need the built site come last, tests/conftest.py), so the
+# other tests run while the site builds, and the browser's checks of the built site beside the
+# tests that build and serve it, which use one core. Ends with the ten slowest tests, so
+# whoever adds one sees what it costs.
 test: env lint
-	$(BIN)/python -m pytest -n 2 --dist loadfile --durations=10
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder --durations=10
 
 SITE_DIR ?= site
 # The engine: ProperDocs, the maintained fork of MkDocs 1.6 (README, "The engine"); it reads

@@ -230,3 +230,29 @@ def test_serve_shows_a_citation_s_loose_ends_in_the_page_and_clears_them_once_fi
     finally:
         page_file.write_text(original, encoding="utf-8")
     wait_until(lambda: "citation-errors" not in fetch(served.base + URL), "notice cleared", 180)
+
+
+def test_serve_shows_a_broken_link_in_the_page_and_keeps_serving_until_it_is_fixed(served, tab):
+    """A link to a page that does not exist: `make site` fails on it (strict); under `make
+    serve` the page says so at its top, and every page is still served (a strict rebuild
+    aborted on it once, and every request hung until a build passed)."""
+    page_file = served.folder / "docs" / PAGE
+    original = page_file.read_text(encoding="utf-8")
+    try:
+        page_file.write_text(
+            original.rstrip("\n") + "\n\nSee [the planted page](planted-nowhere.md).\n",
+            encoding="utf-8",
+        )
+        wait_until(lambda: "link-problems" in fetch(served.base + URL), "link shown", 180)
+
+        tab.goto(served.base + URL)
+        box = tab.locator(".admonition.link-problems")
+        assert box.count() == 1 and box.is_visible()
+        said = box.inner_text()
+        assert "A link on this page goes nowhere" in said
+        assert "contains a link 'planted-nowhere.md'" in said and "make site fails" in said
+        served.still_serving()
+        assert "planted-nowhere.md" in served.log.read_text()
+    finally:
+        page_file.write_text(original, encoding="utf-8")
+    wait_until(lambda: "link-problems" not in fetch(served.base + URL), "link cleared", 180)

@@ -1,6 +1,9 @@
 """Where the build and the tests find a browser (`sitekit.browser.find_chromium`): in
 PAPERLENS_CHROMIUM, then Playwright's managed Chromium, then on PATH, then Chrome's macOS path."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,11 +99,23 @@ def test_paperlens_chromium_comes_first_and_alone(machine, monkeypatch):
     )
 
 
-def test_playwright_names_its_own_chromium_for_this_version(tmp_path, monkeypatch):
+def test_playwright_names_its_own_chromium_for_this_version(tmp_path):
     """The real lookup: Playwright says where `playwright install chromium` puts its browser,
     inside PLAYWRIGHT_BROWSERS_PATH when that is set, whether or not it is installed."""
     pytest.importorskip("playwright.sync_api")
-    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path))
-    named = browser._playwright_chromium()
-    assert named is not None and named.is_relative_to(tmp_path), named
+    # In a fresh Python: Playwright's sync API refuses to start inside another's loop, as a
+    # browser test's session leaves it in this process (when it ran first, on this worker).
+    asked = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from sitekit import browser; print(browser._playwright_chromium())",
+        ],
+        env=os.environ | {"PLAYWRIGHT_BROWSERS_PATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    named = Path(asked.stdout.strip())
+    assert named.is_relative_to(tmp_path), asked.stdout + asked.stderr
     assert named.relative_to(tmp_path).parts[0].startswith("chromium"), named

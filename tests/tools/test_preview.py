@@ -3,6 +3,7 @@
 import logging
 
 from sitekit import preview
+from sitekit.figures import Rendered
 
 
 def test_a_page_whose_inputs_changed_is_rebuilt_and_others_are_not():
@@ -18,11 +19,28 @@ def test_a_change_every_page_shares_rebuilds_them_all():
     assert preview.outdated(keys, {}, "s", "") == ["a.md", "b.md"]  # the first build
 
 
-def test_the_shared_key_sees_the_pages_and_the_extra_inputs():
-    key = preview.shared_key(["a.md"], ["fig.svg\0alt"])
-    assert preview.shared_key(["a.md", "b.md"], ["fig.svg\0alt"]) != key
-    assert preview.shared_key(["a.md"], ["fig.svg\0other alt"]) != key
-    assert preview.shared_key(["a.md"], ["fig.svg\0alt"]) == key
+def test_the_shared_key_sees_the_pages():
+    key = preview.shared_key(["a.md"])
+    assert preview.shared_key(["a.md", "b.md"]) != key
+    assert preview.shared_key(["a.md"]) == key
+
+
+def test_a_figure_s_edit_changes_the_key_of_the_page_that_shows_it_and_no_other():
+    path = "figures/foundations/softmax/curve.svg"
+    shows = "# Softmax\n\n![](../figures/foundations/softmax/curve.svg)\n"
+    other = "# Scalars\n"
+
+    def keys(figure: Rendered) -> tuple[str, str]:
+        return tuple(preview.with_figures("k", src, {path: figure}, {}) for src in (shows, other))
+
+    before = keys(Rendered(b"<svg width='10'/>", "A curve."))
+    assert keys(Rendered(b"<svg width='10'/>", "A curve.")) == before
+    for edited in (
+        Rendered(b"<svg width='10'/>", "Another curve."),
+        Rendered(b"<svg/>", "A curve."),
+    ):
+        after = keys(edited)
+        assert after[0] != before[0] and after[1] == before[1]
 
 
 def test_only_the_engines_dirty_build_warning_is_dropped(caplog):
@@ -32,3 +50,36 @@ def test_only_the_engines_dirty_build_warning_is_dropped(caplog):
         logger.warning("A 'dirty' build is being performed, this will likely lead to ...")
         logger.warning("something else")
     assert [r.getMessage() for r in caplog.records] == ["something else"]
+
+
+def test_a_broken_link_under_serve_is_kept_for_its_page_not_counted_as_a_warning(caplog):
+    kept = preview.keep_link_problems()
+    logger = logging.getLogger("properdocs.structure.pages")
+    missing = (
+        "Doc file 'foundations/softmax.md' contains a link 'nowhere.md', but the target "
+        "'foundations/nowhere.md' is not found among documentation files."
+    )
+    with caplog.at_level(logging.INFO):
+        logger.warning(missing)
+        logger.warning("something else")
+        logger.info(
+            "Doc file 'a.md' contains a link to 'b.md' which is excluded from the built site."
+        )
+    assert kept.pages == {"foundations/softmax.md": [missing]}
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warnings == ["something else"]  # what strict mode counts
+    assert any("the preview shows it in the page" in r.getMessage() for r in caplog.records)
+    again = preview.keep_link_problems()  # each build its own, the old one removed
+    assert again is not kept
+    assert [f for f in logger.filters if isinstance(f, preview.LinkProblems)] == [again]
+    for name in ("properdocs.structure.pages", "mkdocs.structure.pages"):  # as make site has it
+        logging.getLogger(name).removeFilter(again)
+
+
+def test_the_page_shows_its_broken_links_at_the_top_of_its_article():
+    page = '<main><article class="md-content__inner md-typeset"><h1>Softmax</h1></article></main>'
+    shown = preview.show_link_problems(page, ["Doc file 'a.md' contains a link '<b>.md'"])
+    assert shown.startswith('<main><article class="md-content__inner md-typeset"><div class=')
+    assert "A link on this page goes nowhere" in shown and "&lt;b&gt;.md" in shown
+    assert shown.endswith("<h1>Softmax</h1></article></main>")
+    assert preview.show_link_problems(page, []) == page

@@ -117,6 +117,7 @@ class Session:
         self.pages = preview.PageKeys()
         self.code = lifecycle.code_key()
         self.stopper: lifecycle.Stopper | None = None
+        self.links: preview.LinkProblems | None = None  # under serve: each build's broken links
         # Every page's finished HTML, for the print edition; kept across `make serve`'s
         # rebuilds, which read only the pages an edit touches.
         self.edition = print_edition.Edition()
@@ -152,6 +153,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         session.restart_if_code_changed(config)
         if session.serving:  # a new page not yet in nav is served, with a note what to do
             preview.allow_pages_outside_nav(config)
+            session.links = preview.keep_link_problems()  # a broken link is shown in its page
         docs = Path(config["docs_dir"])
         words = _checked(lambda: _check_pages(docs, config))
         self._check_while_writing(docs, config)
@@ -273,6 +275,9 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         return env
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        links = self._session().links
+        if links is not None:
+            output = preview.show_link_problems(output, links.pages.get(page.file.src_uri, []))
         return proof.mark(output, self._proof(page, config))  # checked by make site after
 
     def on_post_template(

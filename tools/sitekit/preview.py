@@ -3,18 +3,20 @@
 ``make serve`` runs the engine's dirty builds (``serve --dirty``): after the first, full build,
 a rebuild renders only the pages whose source is newer than their HTML. On its own that is
 wrong for this site, where a page's HTML also depends on things outside its source: the
-library (its examples' outcome, its notebook's run), the figures' alt text, the glossary, the
-theme. So each rebuild computes, for every page, a key of everything its HTML depends on, and
-removes the HTML of every page whose key changed since the last build; the engine then
-rebuilds those too. An edit to anything that every page shares (the configuration, the
-theme, the build code, the set of pages) rebuilds them all. ``make site`` is always a full,
-clean build and never comes here.
+library (its examples' outcome, its notebook's run), the figures it shows (their alt text,
+sizes and links), the glossary, the theme. So each rebuild computes, for every page, a key of
+everything its HTML depends on, and removes the HTML of every page whose key changed since
+the last build; the engine then rebuilds those too. An edit to anything that every page
+shares (the configuration, the theme, the build code, the set of pages) rebuilds them all.
+``make site`` is always a full, clean build and never comes here.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
 import logging
+import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -54,11 +56,11 @@ def allow_dirty_builds() -> None:
             logger.addFilter(_DropDirtyWarning())
 
 
-def shared_key(pages: Iterable[str], extra: Iterable[str] = ()) -> str:
-    """A key of what every page shares: the files in `SHARED`, the list of pages (the nav
-    and the links between pages), and ``extra`` (such as every figure's alt text)."""
+def shared_key(pages: Iterable[str]) -> str:
+    """A key of what every page shares: the files in `SHARED` and the list of pages (the nav
+    and the links between pages)."""
     digest = hashlib.sha256(hash_files(SHARED).encode())
-    for part in (*sorted(pages), "\0", *extra):
+    for part in sorted(pages):
         digest.update(part.encode() + b"\0")
     return digest.hexdigest()
 
@@ -107,11 +109,10 @@ class PageKeys:
             if f.generated_by is None
             and (f.src_uri.endswith(".md") or notebooks.is_notebook(f.src_uri))
         ]
-        keys = {f.src_uri: key(f) for f in pages}
-        alts = [f"{path}\0{figure.alt}" for path, figure in sorted(figures.items())]
-        for path, explorable in sorted(explorables.items()):  # their page markup
-            alts += [f"{path}\0{frame.text}\0{frame.alt}" for frame in explorable.frames]
-        shared = shared_key(keys, alts)
+        keys = {
+            f.src_uri: with_figures(key(f), f.content_string, figures, explorables) for f in pages
+        }
+        shared = shared_key(keys)
         stale = set(outdated(keys, self.keys, shared, self.shared))
         for f in pages:
             if f.src_uri in stale:
@@ -124,6 +125,30 @@ class PageKeys:
         self.built_once = True
 
 
+def with_figures(
+    key: str,
+    source: str,
+    figures: Mapping[str, Rendered],
+    explorables: Mapping[str, Explorable],
+) -> str:
+    """A page's ``key`` extended by what its HTML takes from the figures its source names
+    (``figures/<section>/<page>/<name>.svg``): their alt text, their drawings (whose sizes
+    the page gives) and links, and an explorable's frames. Another figure's edit leaves the
+    page alone."""
+    digest = hashlib.sha256(key.encode())
+    for path, figure in sorted(figures.items()):
+        if path in source:
+            digest.update(f"{path}\0{figure.alt}\0{figure.links!r}\0".encode())
+            for _, svg in sorted((figure.variants or {"": figure.svg}).items()):
+                digest.update(hashlib.sha256(svg).digest())
+    for path, explorable in sorted(explorables.items()):
+        if path in source:
+            for frame in explorable.frames:
+                digest.update(f"{path}\0{frame.text}\0{frame.alt}\0".encode())
+            digest.update(repr(sorted(explorable.sizes.items())).encode())
+    return digest.hexdigest()
+
+
 def read_titles(nav: Any, config: Any) -> None:
     """Under ``serve --dirty``, pages the engine does not rebuild are not read, and their
     titles would be missing from the navigation of the pages it does; read them (cheap: the
@@ -133,6 +158,55 @@ def read_titles(nav: Any, config: Any) -> None:
             page.read_source(config)
             if page.title:
                 page.title = katex.plain_text(page.title)
+
+
+class LinkProblems(logging.Filter):
+    """Under ``make serve``, the engine's warnings about a page's links (a missing page, a
+    missing anchor): ``serve --strict`` would abort the rebuild on one, and every request
+    would hang until a build passed. They are kept here instead, by page, and shown in the
+    page (`show_link_problems`), with a line in the terminal; ``make site`` still fails."""
+
+    PATTERN = re.compile(r"^Doc file '(?P<page>[^']+)' contains ")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pages: dict[str, list[str]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        found = self.PATTERN.match(record.getMessage())
+        if record.levelno < logging.WARNING or found is None:
+            return True
+        self.pages.setdefault(found["page"], []).append(record.getMessage())
+        logging.getLogger("mkdocs.plugins.paperlens").info(
+            "paperlens: %s (the preview shows it in the page; make site fails until it is fixed)",
+            record.getMessage(),
+        )
+        return False
+
+
+def keep_link_problems() -> LinkProblems:
+    """Install a fresh `LinkProblems` on the engine's page logger, for one build."""
+    kept = LinkProblems()
+    for name in ("properdocs.structure.pages", "mkdocs.structure.pages"):
+        logger = logging.getLogger(name)
+        for old in [f for f in logger.filters if isinstance(f, LinkProblems)]:
+            logger.removeFilter(old)
+        logger.addFilter(kept)
+    return kept
+
+
+def show_link_problems(output: str, problems: list[str]) -> str:
+    """A page's HTML with its link problems in a box at the top of the article."""
+    if not problems:
+        return output
+    items = "".join(f"<li>{html.escape(p)}</li>" for p in problems)
+    title = "A link on this page goes nowhere" if len(problems) == 1 else "Links that go nowhere"
+    box = (
+        f'<div class="admonition failure link-problems"><p class="admonition-title">{title}</p>'
+        f"<ul>{items}</ul><p><code>make site</code> fails until it is fixed.</p></div>"
+    )
+    head, tag, rest = output.partition('<article class="md-content__inner md-typeset">')
+    return head + tag + box + rest if tag else output
 
 
 def allow_pages_outside_nav(config: Any) -> None:
