@@ -174,3 +174,24 @@ def test_an_edit_to_the_build_code_restarts_the_server_and_a_stop_by_kill_term_i
         page.write_text(page.read_text(encoding="utf-8") + EXAMPLE, encoding="utf-8")
         wait_until(lambda: "one more example" in fetch(base + "foundations/softmax/"), "edit", 180)
         stop_and_check(proc, signal.SIGTERM, log)
+
+
+def test_a_stop_during_the_first_build_ends_every_process_at_once(scratch_config, tmp_path):
+    """kill -TERM of make while the first build renders the figures and runs the examples
+    (empty caches): the engine, its example workers and its figure renderers are gone within
+    seconds (an interrupted pool once left make, the engine and both workers waiting forever)."""
+    log = tmp_path / "serve.log"
+    env = build_env() | {"PAPERLENS_CACHE_DIR": str(tmp_path / "empty-cache")}
+    with make_serve(scratch_config, log, env) as (proc, _):
+
+        def busy() -> bool:
+            running = left_in(proc.pid)
+            return any("spawn_main" in p for p in running) and any(
+                "sitekit.render" in p for p in running
+            )
+
+        wait_until(busy, "examples and figures under way", 120, (proc, log))
+        os.kill(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=20)  # make, once the engine has exited
+        wait_until(lambda: not left_in(proc.pid), "every process gone", 10)
+    assert "Serving on" not in log.read_text()

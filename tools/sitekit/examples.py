@@ -312,3 +312,12 @@ class Runner:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+    def kill(self) -> None:
+        """End the workers at once, whatever they are running (a stop during a build). The
+        interpreter's exit then finds no live worker to wait for; an exit that interrupts the
+        pool mid-build otherwise closes its queue before the workers get its last word, and
+        waits on them forever."""
+        if self._pool is not None:
+            for process in list(self._pool._processes.values()):  # no public kill before 3.14
+                process.kill()

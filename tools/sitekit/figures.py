@@ -178,13 +178,19 @@ def run_renderers(commands: list[list[str]]) -> None:
     """
     procs = [subprocess.Popen(c, cwd=ROOT, stdout=subprocess.PIPE, text=True) for c in commands]
     failures = []
-    for proc in procs:
-        out, _ = proc.communicate()
-        if proc.returncode != 0:
-            try:
-                failures.append(json.loads(out.strip().splitlines()[-1]))
-            except (ValueError, IndexError):
-                failures.append({"script": "?", "error": out or "renderer crashed"})
+    try:
+        for proc in procs:
+            out, _ = proc.communicate()
+            if proc.returncode != 0:
+                try:
+                    failures.append(json.loads(out.strip().splitlines()[-1]))
+                except (ValueError, IndexError):
+                    failures.append({"script": "?", "error": out or "renderer crashed"})
+    finally:  # a stop (Ctrl-C, kill) during the renders ends them too
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
     if failures:
         lines = [f"figure script {f['script']} failed:\n{f['error']}" for f in failures]
         raise FigureError("\n".join(dict.fromkeys(lines)))

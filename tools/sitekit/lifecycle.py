@@ -14,7 +14,10 @@ plugin's ``on_shutdown`` (`Stopper`). `stop_cleanly_on_signals` makes every way 
 - the death of ``make`` (``kill -9``): the engine is sent SIGTERM (``PR_SET_PDEATHSIG``).
 
 The workers ignore SIGINT (their pool is shut down by the engine) and die with the engine
-(`die_with_parent`), even when it is killed with no chance to clean up.
+(`die_with_parent`), even when it is killed with no chance to clean up. A stop during the first
+build (before the server serves) interrupts the build: the workers are ended first (an
+interrupted pool would leave them, and the engine, waiting on each other forever), and so are
+the figure renderers (`sitekit.figures.run_renderers`).
 
 **Restarting.** Modules are never reloaded in place (a reload rebinds nothing that other
 modules imported from them, so half the build would run the old code): when ``tools/sitekit``
@@ -32,6 +35,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
@@ -95,9 +99,10 @@ class Stopper:
     progress, and the engine calls the plugin's ``on_shutdown``. Before the server serves (the
     first build), or on a second signal, it interrupts the engine as Ctrl-C would."""
 
-    def __init__(self) -> None:
+    def __init__(self, before_interrupt: Callable[[], None] = lambda: None) -> None:
         self.server: Any = None
         self.stopping = False
+        self.before_interrupt = before_interrupt  # ends what the interrupt would leave waiting
 
     def serving(self) -> bool:
         """Whether the server's loop runs (its thread that answers requests has started)."""
@@ -106,6 +111,7 @@ class Stopper:
 
     def stop(self) -> None:
         if self.stopping or not self.serving():
+            self.before_interrupt()
             raise KeyboardInterrupt
         self.stopping = True
         # In a thread: shutdown() waits for the server's loop, which this (main) thread runs.
@@ -148,11 +154,12 @@ def _watch_make(parent: int, stopper: Stopper) -> None:
             return
 
 
-def stop_cleanly_on_signals() -> Stopper:
+def stop_cleanly_on_signals(before_interrupt: Callable[[], None]) -> Stopper:
     """Under ``make serve`` (called in the engine's main thread): Ctrl-C, SIGTERM, and a make
     that is stopping or gone, stop the server (see the module's docstring); returns the
-    `Stopper`, to be given the server."""
-    stopper = Stopper()
+    `Stopper`, to be given the server. ``before_interrupt`` runs before a stop that interrupts
+    a build (the first one, or a second signal): it ends the example workers."""
+    stopper = Stopper(before_interrupt)
     signal.signal(signal.SIGTERM, stopper.on_signal)
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # started in the background
         signal.signal(signal.SIGINT, stopper.on_signal)

@@ -144,7 +144,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         self.session = Session(command, dirty)
         if self.session.serving:  # Ctrl-C, kill, or a make stopped: the server shuts down
-            self.session.stopper = lifecycle.stop_cleanly_on_signals()
+            self.session.stopper = lifecycle.stop_cleanly_on_signals(self.session.runner.kill)
         if dirty:  # `make serve`: rebuild only the pages an edit touches (sitekit.preview)
             preview.allow_dirty_builds()
 
