@@ -204,8 +204,13 @@ def offline_command(script: str) -> list[str]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Start the cold build if a test needs the site, and run those tests last."""
-    needs = [any(f in NEEDS_SITE for f in getattr(i, "fixturenames", ())) for i in items]
+    """Start the cold build if a test needs the site, and run those tests last: the whole
+    file of one (`make test`'s workers take whole files, and a worker given one early would
+    sit waiting for the build)."""
+    needing = {
+        i.path for i in items if any(f in NEEDS_SITE for f in getattr(i, "fixturenames", ()))
+    }
+    needs = [i.path in needing for i in items]
     builds = config.stash[_BUILDS]
     if any(needs) and builds.given is None:
         builds.start("site", offline=True)

@@ -4,6 +4,7 @@
 import ast
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import markdown
@@ -71,6 +72,23 @@ def test_a_page_runs_as_the_tests_run_it(tmp_path):
     assert f'File "docs/t.md", line {fence + 1}' in outcome.failures[0].report
     assert "Expected:\n    7\nGot:\n    6" in outcome.failures[1].report
     assert f"docs/t.md, line {fence}: AssertionError" in outcome.describe()
+
+
+def test_a_warning_fails_the_example_in_the_build_as_in_the_tests(tmp_path):
+    """pytest's ``filterwarnings = ["error"]``, in the build's run too; caught on purpose
+    (``np.errstate``), it passes in both."""
+    page = write(
+        tmp_path,
+        "# W\n\n```python\nimport numpy as np\n\nnp.log(np.zeros(1))\n```\n\n"
+        '```python\nwith np.errstate(divide="ignore"):\n    np.log(np.zeros(1))\n```\n',
+    )
+    with warnings.catch_warnings():  # as a build's worker has them, not as pytest does
+        warnings.simplefilter("default")
+        outcome = examples.run_page(str(page), "docs/t.md")
+    assert [f.error for f in outcome.failures] == [
+        "RuntimeWarning: divide by zero encountered in log"
+    ]
+    assert outcome.passed == 1
 
 
 def test_each_failure_is_marked_after_its_block_at_its_indent(tmp_path):

@@ -22,6 +22,7 @@ import os
 import pickle
 import time
 import traceback
+import warnings
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from doctest import ELLIPSIS, NORMALIZE_WHITESPACE
@@ -159,7 +160,8 @@ def _report(err: BaseException, page: Path, name: str) -> tuple[str, str]:
 
 def run_document(document: Document, sybil: Sybil, page: Path, name: str = "") -> Outcome:
     """Evaluate every example of ``document`` in order, as pytest does: a failure is recorded
-    and the next example still runs, in the same namespace."""
+    and the next example still runs, in the same namespace, and a warning is an error (the
+    tests' ``filterwarnings = ["error"]``)."""
     start = time.perf_counter()
     examples: list[Example] = list(document)
     passed, skipped, failures = 0, [], []
@@ -168,7 +170,12 @@ def run_document(document: Document, sybil: Sybil, page: Path, name: str = "") -
     # What the page's code prints is the reader's to see, not the build log's (pytest
     # captures it too); doctest examples check their own output inside this.
     try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        with (
+            contextlib.redirect_stdout(io.StringIO()),
+            contextlib.redirect_stderr(io.StringIO()),
+            warnings.catch_warnings(),
+        ):
+            warnings.simplefilter("error")
             for example in examples:
                 try:
                     example.evaluate()
