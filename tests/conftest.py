@@ -140,6 +140,8 @@ class Builds:
         if not self.owner:
             return
         for pid in self.folder.glob("*.pid"):
+            if pid.with_suffix(".rc").exists():  # it ended: its number may be another's now
+                continue
             with contextlib.suppress(ProcessLookupError, ValueError):
                 os.killpg(int(pid.read_text()), signal.SIGKILL)
         shutil.rmtree(self.folder, ignore_errors=True)
