@@ -125,7 +125,10 @@ class Builds:
     def wait(self, name: str) -> tuple[int, str]:
         """The exit status and output of the run ``name``, once it has ended."""
         rc, pid = self.folder / f"{name}.rc", self.folder / f"{name}.pid"
+        asked = time.monotonic()
         while not rc.exists():
+            if not pid.exists() and time.monotonic() - asked > 120:
+                return -1, f"{name} was claimed but never started (its claimant failed first)"
             if pid.exists() and pid.read_text().strip() and not rc.exists():
                 try:
                     os.kill(int(pid.read_text()), 0)
