@@ -39,8 +39,9 @@ RUNS = {  # label: (attention or chunked_attention, masked)
 
 @functools.cache
 def measure():
-    """The peaks, measured once for the four styles and layouts, each call after one unmeasured
-    call of the same kind: what a first call allocates once (a few KiB) is not the call's."""
+    """The peaks, measured once for the four styles and layouts. Each kind of call is made once
+    unmeasured first (at the first length): what its first call allocates once, up to about
+    1 KiB, belongs to no call."""
     rng = np.random.default_rng(SEED)
     peaks = {label: [] for label in RUNS}
     for n in LENGTHS:
@@ -75,7 +76,7 @@ def make_figure(style, layout):
         )
     plain, chunked = (
         peaks["attention (whole weight table)"],
-        peaks["chunked_attention, causal_mask"],
+        peaks[f"chunked_attention (blocks of {BLOCK})"],  # no mask array: linear in n
     )
     n = np.array(LENGTHS, dtype=float)
     ax.loglog(
