@@ -80,7 +80,12 @@ def make_figure(style, layout):
     )
     n = np.array(LENGTHS, dtype=float)
     ax.loglog(
-        n, plain[0] * (n / n[0]) ** 2, ":", color=style.muted, lw=1, label="slope 2: grows like n²"
+        n,
+        plain[-1] * (n / n[-1]) ** 2,
+        ":",
+        color=style.muted,
+        lw=1,
+        label="slope 2: grows like n²",
     )
     ax.loglog(
         n, chunked[-1] * (n / n[-1]), "-.", color=style.muted, lw=1, label="slope 1: grows like n"
