@@ -76,7 +76,7 @@ def make_figure(style, layout):
         )
     plain, chunked = (
         peaks["attention (whole weight table)"],
-        peaks[f"chunked_attention (blocks of {BLOCK})"],  # no mask array: linear in n
+        peaks[f"chunked_attention (blocks of {BLOCK})"],  # no mask array: fixed, plus linear in n
     )
     n = np.array(LENGTHS, dtype=float)
     ax.loglog(
