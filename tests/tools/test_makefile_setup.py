@@ -39,10 +39,17 @@ def scratch(tmp_path: Path, version: str) -> tuple[Path, Path]:
 
 def make_venv(folder: Path, python: Path) -> subprocess.CompletedProcess[str]:
     # Not the variables of the make that runs these tests: under CI's `make test WITH_TORCH=1`
-    # MAKEFLAGS passes WITH_TORCH=1 on, and the target would be .installed-1.
+    # make passes WITH_TORCH=1 on, in MAKEFLAGS and in the environment, and the rule would be
+    # .installed-1's; so WITH_TORCH=0 is given on the command line, which beats both.
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
     return subprocess.run(
-        ["make", "--no-print-directory", ".venv/bin/.installed-0", f"PYTHON={python}"],
+        [
+            "make",
+            "--no-print-directory",
+            ".venv/bin/.installed-0",
+            "WITH_TORCH=0",
+            f"PYTHON={python}",
+        ],
         cwd=folder,
         env=env,
         capture_output=True,
