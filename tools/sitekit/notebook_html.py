@@ -16,15 +16,21 @@ same source (`sitekit.notebooks.percent_to_ipynb`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import html
 import itertools
+import os
 import posixpath
 import re
+import signal
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
+from types import SimpleNamespace
 from typing import Any
 
 from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink, get_toc
 from mkdocs.utils import get_relative_url
@@ -155,12 +161,12 @@ def _valid(entry: Any) -> bool:
     )
 
 
-def cache_entry(page: Page, config: Any, library: str) -> Path:
+def cache_entry(file: File, config: Any, library: str) -> Path:
     """Where a notebook page's rendering is cached: keyed by its source, mkdocs-jupyter's
     options, ``library`` (a hash of the library's source), the code that styles its figures,
     the versions it runs with and the BLAS kernel."""
     jupyter = config["plugins"]["mkdocs-jupyter"]
-    digest = hashlib.sha256(page.file.content_bytes)
+    digest = hashlib.sha256(file.content_bytes)
     for part in (
         repr(sorted((k, repr(v)) for k, v in jupyter.config.items())),
         library,
@@ -174,10 +180,72 @@ def cache_entry(page: Page, config: Any, library: str) -> Path:
     return paths.cache_root() / "notebooks" / f"{digest.hexdigest()[:32]}.json"
 
 
-def cache_rendering(page: Page, path: Path) -> None:
+class Ahead:
+    """Notebooks executed side by side, from the start of a build, instead of one after the
+    other when the build reaches each page: each runs in a kernel of its own, while the figures
+    render and the examples run. Each is rendered by mkdocs-jupyter's own ``render`` (made by
+    its ``on_pre_page`` for a stand-in page), and its page takes the result (`cache_rendering`).
+    """
+
+    def __init__(self) -> None:
+        self.pool: ThreadPoolExecutor | None = None
+        self.renders: dict[str, tuple[Future[None], SimpleNamespace]] = {}
+
+    def start(self, files: Any, config: Any, library: str) -> None:
+        """Start rendering every notebook page of ``files`` that has no cache entry."""
+        jupyter = config["plugins"]["mkdocs-jupyter"]
+        for f in files.documentation_pages():
+            if not notebooks.is_notebook(f.src_uri) or not jupyter.should_include(f):
+                continue
+            if _valid(cache.read_json(cache_entry(f, config, library))):
+                continue
+            stand_in = SimpleNamespace(file=f, abs_url="")
+            jupyter.on_pre_page(stand_in, config=config, files=files)
+            self.pool = self.pool or ThreadPoolExecutor(thread_name_prefix="notebook")
+            future = self.pool.submit(stand_in.render, config, files)
+            self.renders[f.src_uri] = (future, stand_in)
+
+    def take(self, page: Page) -> bool:
+        """Give ``page`` its rendering if one was started for it; False if none was."""
+        if page.file.src_uri not in self.renders:
+            return False
+        future, stand_in = self.renders.pop(page.file.src_uri)
+        future.result()  # a failed cell raises here, as it would have in mkdocs-jupyter
+        page.content, page.toc = stand_in.content, stand_in.toc
+        if stand_in.title is not None:
+            page.title = stand_in.title
+        return True
+
+    def kill(self) -> None:
+        """End the kernels at once (a stop during a build): each render then fails, its thread
+        ends, and the interpreter's exit finds none to wait for."""
+        for pid in _kernels():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _kernels() -> list[int]:
+    """The kernels this process started: its children running ``ipykernel_launcher``."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            line = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat[stat.rfind(")") + 2 :].split()[1])
+        if parent == os.getpid() and b"ipykernel_launcher" in line:
+            found.append(int(pid))
+    return found
+
+
+def cache_rendering(page: Page, path: Path, ahead: Ahead) -> None:
     """Make ``page`` (a notebook page, after mkdocs-jupyter's ``on_pre_page``) take its rendered
     content, table of contents and title from the cache entry ``path`` when it holds them
-    intact, and store them there when it renders them (`sitekit.cache`)."""
+    intact, or from ``ahead`` when it was rendered there, and store them in the entry when it
+    renders them (`sitekit.cache`)."""
     render = page.render  # mkdocs-jupyter's: executes and converts the notebook
     if getattr(render, "__func__", None) is Page.render:
         raise PluginError(
@@ -188,7 +256,8 @@ def cache_rendering(page: Page, path: Path) -> None:
     def cached_render(config: Any, files: Any) -> None:
         entry = cache.read_json(path)
         if not _valid(entry):
-            render(config, files)
+            if not ahead.take(page):
+                render(config, files)
             entry = {"content": page.content, "toc": _tokens(page.toc), "title": page.title}
             cache.write_json(path, entry)
             return

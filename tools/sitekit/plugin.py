@@ -114,6 +114,8 @@ class Session:
         self.serving = command == "serve"
         self.dirty = dirty
         self.runner = examples.Runner()
+        self.notebooks = notebook_html.Ahead()  # the experiment notebooks, run side by side
+        self.built = False  # after the first build, `make serve` renders only what an edit touched
         self.pages = preview.PageKeys()
         self.code = lifecycle.code_key()
         self.stopper: lifecycle.Stopper | None = None
@@ -128,6 +130,11 @@ class Session:
         if self.serving and lifecycle.code_key() != self.code:
             self.close()
             lifecycle.restart_server(Path(config["site_dir"]))
+
+    def kill(self) -> None:
+        """End every worker and kernel at once: a stop during a build."""
+        self.runner.kill()
+        self.notebooks.kill()
 
     def close(self) -> None:
         self.runner.close()
@@ -144,7 +151,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         self.session = Session(command, dirty)
         if self.session.serving:  # Ctrl-C, kill, or a make stopped: the server shuts down
-            self.session.stopper = lifecycle.stop_cleanly_on_signals(self.session.runner.kill)
+            self.session.stopper = lifecycle.stop_cleanly_on_signals(self.session.kill)
         if dirty:  # `make serve`: rebuild only the pages an edit touches (sitekit.preview)
             preview.allow_dirty_builds()
 
@@ -171,6 +178,8 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         build, session = self._build(), self._session()
         docs = Path(config["docs_dir"])
+        if self.config.execute_notebooks and not session.built:  # a dirty rebuild renders few
+            session.notebooks.start(files, config, build.library)
         started = self._start_examples(files, docs)  # run while the figures render
         build.figures, drawn = self._render_figures()
         if session.serving:  # a page embedding a figure before its script is written
@@ -207,8 +216,8 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
 
     def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
         if notebooks.is_notebook(page.file.src_uri):  # an executed notebook: a verified cache
-            entry = notebook_html.cache_entry(page, config, self._build().library)
-            notebook_html.cache_rendering(page, entry)
+            entry = notebook_html.cache_entry(page.file, config, self._build().library)
+            notebook_html.cache_rendering(page, entry, self._session().notebooks)
         return page
 
     def on_page_markdown(
@@ -289,6 +298,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         build = self._build()
+        self._session().built = True
         build.renderer.close()
         site = Path(config["site_dir"])
         for path, svg in sorted(build.notebook_figures.items()):
