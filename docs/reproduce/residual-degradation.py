@@ -158,8 +158,9 @@ at it), is only a starting point: the full sweep gives each net the best of
 # computed, one of them for v3, before v4 was committed; v4 changed tests and the build's
 # seeds, not the full sweep's trainings, and none of those trainings was looked at).
 # It was chosen on exploration seeds; the claims are decided on confirmation seeds that no
-# design choice saw, and the experiment log at the end of the page lists every design tried,
-# including those abandoned.
+# design choice saw, though on the data set the designs were explored on (only the nets'
+# starting weights are fresh), and the experiment log at the end of the page lists every
+# design tried, including those abandoned.
 
 # %% tags=["hide-input"]
 alpha, k = pl.experiments.claims.ALPHA, len(design.claims)

@@ -37,16 +37,17 @@ def linear(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None) -> FloatArray
         x: inputs, shape ``(..., n, d_in)``: n examples of d_in numbers.
         W: weights, shape ``(..., d_in, d_out)``.
         b: optional bias whose last axis is d_out (``(d_out,)``, or e.g. ``(n, d_out)``),
-            broadcastable against ``(..., n, d_out)``; unless d_out is 1, a bias of shape
-            ``()``, ``(1,)`` or ``(n, 1)`` is refused, though NumPy would broadcast it.
+            broadcastable against ``(..., n, d_out)`` without changing that shape. A bias of
+            shape ``()`` is refused, and unless d_out is 1 so are ``(1,)`` and ``(n, 1)``,
+            though NumPy would broadcast them; so is one that would add dims or stretch n.
 
     Returns:
         y, shape ``(..., n, d_out)`` (the batch dims of x and W broadcast).
 
     Raises:
         TypeError: non-numeric inputs.
-        ValueError: x or W is not at least 2-D, their d_in differ, b does not end in d_out,
-            or they are not finite.
+        ValueError: x or W is not at least 2-D, their d_in differ, b does not end in d_out
+            or would change the output's shape, or they are not finite.
 
     Examples:
         >>> import numpy as np
@@ -57,6 +58,10 @@ def linear(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None) -> FloatArray
         Traceback (most recent call last):
         ...
         ValueError: b must end in d_out=2, got shape (1,)
+        >>> linear([[1.0, 2.0]], [[1.0], [1.0]], [[0.5], [0.5]])  # one example, two biases
+        Traceback (most recent call last):
+        ...
+        ValueError: b of shape (2, 1) would make the output (2, 1), not (..., n, d_out) = (1, 1)
     """
     x, W, b_ = _check(x, W, b)
     return _kernels.linear(x, W, b_)  # (..., n, d_in) x (..., d_in, d_out) -> (..., n, d_out)
@@ -91,7 +96,7 @@ def linear_backward(
     """
     x, W, b_ = _check(x, W, b)
     G = as_real_array(grad_output, "grad_output")
-    out_shape = np.broadcast_shapes(x.shape[:-1] + (1,), W.shape[:-2] + (1, W.shape[-1]))
+    out_shape = _out_shape(x, W)
     if G.shape != out_shape:
         raise ValueError(
             f"grad_output must have the output's shape (..., n, d_out) = {out_shape}, got {G.shape}"
@@ -124,5 +129,20 @@ def _check(
     b_ = as_real_array(b, "b")
     if b_.ndim == 0 or b_.shape[-1] != W.shape[-1]:
         raise ValueError(f"b must end in d_out={W.shape[-1]}, got shape {b_.shape}")
+    out = _out_shape(x, W)
+    try:
+        grown = np.broadcast_shapes(out, b_.shape)
+    except ValueError:
+        grown = None
+    if grown != out:  # the gradients are summed back to the output's shape, not b's broadcast
+        made = "a shape NumPy cannot broadcast" if grown is None else str(grown)
+        raise ValueError(
+            f"b of shape {b_.shape} would make the output {made}, not (..., n, d_out) = {out}"
+        )
     require_finite(b_, "b")
     return x, W, b_
+
+
+def _out_shape(x: FloatArray, W: FloatArray) -> tuple[int, ...]:
+    """The output's shape ``(..., n, d_out)``: the batch dims of x and W broadcast."""
+    return np.broadcast_shapes(x.shape[:-1] + (1,), W.shape[:-2] + (1, W.shape[-1]))

@@ -312,6 +312,21 @@ def test_the_log_round_trips_with_its_provenance(tmp_path):
     assert "0–4 (5)" in xlog.markdown([first])
 
 
+def test_a_reconstructed_entry_says_what_computed_it_apart_from_what_recorded_it(tmp_path):
+    by = {"commit": "0" * 40, "library_sha256": "1" * 64, "how": "a scratch script"}
+    entry = xlog.record(
+        "demo", design="v0", purpose="exploration", status="abandoned", config={}, seeds=[1],
+        command="pytest", outcome={}, computed_by=by, folder=tmp_path,
+    )  # fmt: skip
+    assert entry["computed_by"] == by
+    assert entry["provenance"]["library_sha256"] == xlog.source_hash()  # the recorder's
+    assert "computed_by" not in _entry(tmp_path, "v1", "exploration", "explored", [2])
+    # The ResNet log's reconstructed entries say so (review 2026-12-06-reproduce, G1).
+    shipped = xlog.entries("residual_depth")
+    assert [i for i, e in enumerate(shipped, 1) if "computed_by" in e] == [1, 2, 3, 4, 5, 6, 8]
+    assert shipped[0]["computed_by"]["library_sha256"] != shipped[0]["provenance"]["library_sha256"]
+
+
 def test_the_audit_catches_confirmation_on_seeds_a_design_saw(tmp_path):
     _entry(tmp_path, "v1", "exploration", "abandoned", range(12))
     _entry(tmp_path, "v2", "confirmation", "adopted", range(10, 22))

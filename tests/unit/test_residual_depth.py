@@ -269,6 +269,19 @@ def test_a_stopped_run_resumes_from_its_store(tmp_path):
     assert not np.array_equal(first.final_loss, moved.final_loss)
 
 
+def test_the_store_is_keyed_to_the_code_and_the_blas_kernel(tmp_path, monkeypatch):
+    """A resumed run never reads a training made by other code or another BLAS kernel (review
+    2026-12-06-reproduce, G3)."""
+    X, y = res.regression_task(SMALL.n, SMALL.d_in, rng=np.random.default_rng(SMALL.task_seed))
+    task = (X, y, SMALL.depths[0], res.PLAIN, SMALL, SMALL.lr, None, tmp_path)
+    res._train_task(task)
+    res._train_task(task)
+    assert len(list(tmp_path.glob("*.npy"))) == 1  # the same code: read back
+    monkeypatch.setattr(res, "environment_key", lambda: "another library or BLAS kernel")
+    res._train_task(task)
+    assert len(list(tmp_path.glob("*.npy"))) == 2  # other code: trained again, kept apart
+
+
 def test_the_log_s_name_does_not_depend_on_how_the_module_is_run():
     # `python -m` runs the module as `__main__` (a worker process as `__mp_main__`): an entry
     # named after `__name__` went to `__main__.jsonl` once. The name is fixed.

@@ -57,6 +57,25 @@ def test_linear_rejects_mismatched_d_in():
         linear_backward(np.ones((4, 3)), np.ones((3, 5)), np.ones((4, 4)))
 
 
+@pytest.mark.parametrize(
+    ("x_shape", "W_shape", "b_shape"),
+    [
+        ((1, 2), (2, 2), (5, 2)),
+        ((3, 2), (2, 2), (4, 1, 2)),
+        ((1, 2), (2, 1), (2, 1)),
+        ((3, 2), (2, 1), ()),
+    ],
+)
+def test_linear_refuses_a_bias_that_would_change_the_output_shape(x_shape, W_shape, b_shape):
+    """A bias that stretches n or adds batch dims would make linear_backward's gradients the
+    wrong shape (review 2026-12-06-foundations, F3); a scalar bias is refused for any d_out."""
+    x, W, b = np.ones(x_shape), np.ones(W_shape), np.zeros(b_shape)
+    with pytest.raises(ValueError, match=r"b (of shape|must end)"):
+        linear(x, W, b)
+    with pytest.raises(ValueError, match=r"b (of shape|must end)"):
+        linear_backward(x, W, np.ones(x_shape[:-1] + W_shape[-1:]), b)
+
+
 def test_relu_backward_matches_finite_differences():
     rng = np.random.default_rng(1)
     x = rng.normal(size=(4, 6))

@@ -20,10 +20,11 @@ Three experiments, decided by the claims of `DESIGN`:
   learning rate its tuning seeds chose from a grid a factor 2 apart.
 - The reparametrisation: with $U = aW$ for $W_q, W_k$ and $a^2 = 1/\sqrt{d_k}$, the unscaled
   scores of $U$ are the scaled scores of $W$, and $\nabla_U = \nabla_W / a$. So the scaled layer
-  trained by gradient descent at rate $\eta$ *is* the unscaled layer started $a$ times smaller and
-  trained at $\eta a^2 = \eta/\sqrt{d_k}$; under Adam, at $\eta a$ with $\epsilon / a$. Where
-  $a$ is a power of two ($d_k$ = 16, 256) the two are equal bit for bit (`exact_reparametrisation`).
-  The full sweeps (`FULL`) measure which of Adam's conventions break it.
+  trained by gradient descent at rate $\eta$ *is* the unscaled layer started at $a$ times the
+  scale ($d_k^{1/4}$ times smaller) and trained at $\eta a^2 = \eta/\sqrt{d_k}$; under Adam,
+  at $\eta a$ with $\epsilon / a$. Where $a$ is a power of two ($d_k$ = 16, 256) the two are
+  equal bit for bit (`exact_reparametrisation`). The full sweeps (`FULL`) measure which of
+  Adam's conventions break it.
 
 `run` does them at a setup (`PAGE`, the page's, or `FULL`), `claims` decides the claims.
 """
@@ -401,9 +402,10 @@ def exact_reparametrisation(
 ) -> dict[str, FloatArray]:
     r"""The scaled layer and its unscaled reparametrisation, trained side by side.
 
-    With $a = d_k^{-1/4}$: gradient descent, scaled at rate $\eta$ against unscaled started $a$
-    times smaller at $\eta a^2 = \eta / \sqrt{d_k}$ (the weights as output, MSE); and Adam, with
-    $W_v, W_o$ learned, scaled at $\eta$ against unscaled started $a$ times smaller with rate
+    With $a = d_k^{-1/4}$: gradient descent, scaled at rate $\eta$ against unscaled started at
+    $a$ times the scale at $\eta a^2 = \eta / \sqrt{d_k}$ (the weights as output, MSE); and
+    Adam, with $W_v, W_o$ learned, scaled at $\eta$ against unscaled started at $a$ times the
+    scale with rate
     $\eta a$ and $\epsilon / a$ for $W_q, W_k$ ($W_v, W_o$ unchanged).
 
     Args:

@@ -49,7 +49,7 @@ from scipy import stats
 from paperlens._checks import FloatArray, as_real_array
 
 ALPHA = 0.01
-"""The site's level, one-sided: p < 0.01, or the matching end of a 98% two-sided confidence
+"""The site's level, one-sided: p ≤ 0.01, or the matching end of a 98% two-sided confidence
 interval. A page that corrects for its number of claims tests each at a fraction of it (the
 ResNet page: ``ALPHA / 6``, Bonferroni) and passes that as ``alpha``."""
 MIN_DRAWS = 100
@@ -620,7 +620,8 @@ def band_power(error: ArrayLike, *, k: float = 4.0) -> FloatArray:
 
     $$P(|Z + \delta| > k) = \Phi(\delta - k) + \Phi(-\delta - k), \qquad Z \sim N(0, 1).$$
 
-    At $\delta = 0$ that is the false-alarm rate; at $\delta = k$ it is one half.
+    At $\delta = 0$ that is the false-alarm rate; at $\delta = k$ it is
+    $\tfrac12 + \Phi(-2k)$, about one half.
 
     Args:
         error: the error δ in standard errors, any shape.

@@ -10,7 +10,10 @@ the library, so a downloaded notebook shows it too):
 - the **confirmation** run of the design finally adopted, on seeds that no earlier entry used.
 
 Each entry also records the provenance that makes it reproducible: the command that made it,
-the hash of the library's source, the Python, NumPy and SciPy versions and the BLAS kernel.
+the hash of the library's source, the Python, NumPy and SciPy versions and the BLAS kernel. That
+provenance is the recording process's. An entry whose numbers another process computed (one
+reconstructed after the fact) says what did in ``computed_by``: the commit and its source hash
+where they are known.
 `audit` checks the rule that makes the log worth keeping: confirmation seeds are fresh.
 
 Examples:
@@ -121,6 +124,7 @@ def record(
     command: str,
     outcome: Mapping[str, Any],
     note: str = "",
+    computed_by: Mapping[str, str] | None = None,
     folder: Path | None = None,
 ) -> dict[str, Any]:
     """Append one entry to the experiment's log and return it.
@@ -136,6 +140,9 @@ def record(
         command: the command that made the entry.
         outcome: what it found (claims, statistics), JSON-serialisable.
         note: why, in words, e.g. why a design was abandoned.
+        computed_by: what computed the numbers, when it was not this process (e.g. ``{"commit":
+            ..., "library_sha256": ..., "how": ...}``); the entry's ``provenance`` is always
+            this process's, the recorder's.
         folder: where the log lives (default `LOG_DIR`).
 
     Returns:
@@ -158,6 +165,8 @@ def record(
         "note": note,
         "provenance": provenance(),
     }
+    if computed_by is not None:
+        entry["computed_by"] = dict(computed_by)
     path = _path(experiment, folder)
     path.parent.mkdir(parents=True, exist_ok=True)
     line = json.dumps(entry, ensure_ascii=False, default=_plain)

@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import stats
 
-from paperlens._cache import cached
+from paperlens._cache import cached, environment_key
 from paperlens._checks import FloatArray, require_real_scalar, require_size
 from paperlens.adam import adam_init, adam_step
 from paperlens.experiments.claims import (
@@ -486,12 +486,15 @@ _Task = tuple[FloatArray, FloatArray, int, Arm, Setup, float, "Perturbation | No
 
 
 def _train_task(args: _Task) -> FloatArray:
-    """One (arm, rate, depth) of a run, on every seed; kept in ``store`` if one is given."""
+    """One (arm, rate, depth) of a run, on every seed; kept in ``store`` if one is given, under
+    a key that also names the library's source, the versions and the BLAS kernel it ran with
+    (`paperlens._cache.environment_key`), so that a resumed run never mixes code versions."""
     X, y, depth, arm, s, lr, perturbation, store = args
     steps = max(s.budgets)
     if store is not None:
         key = json.dumps(
             [s.n, s.d_in, s.task_seed, s.width, depth, arm, lr, steps, s.seeds, perturbation]
+            + [environment_key()]
         )
         path = store / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.npy"
         if path.exists():
@@ -1164,7 +1167,15 @@ def designs_markdown(entries: Sequence[dict[str, Any]]) -> str:
         failed = [c for c in decided if not c["holds"]]
         verdicts = f"{len(decided) - len(failed)} of {len(decided)} hold" if decided else ""
         verdicts += "".join(f"; FAILS: {c['statement']} ({c['evidence']})" for c in failed)
-        row = [str(i), str(e["date"]), f"`{e['design']}`", status, span, str(e["note"]), verdicts]
+        note = str(e["note"])
+        if "computed_by" in e:  # reconstructed: the numbers came from another process
+            by = e["computed_by"]
+            note += (
+                f" (Computed by {by['how']}"
+                + (f", commit {by['commit'][:7]}" if "commit" in by else "")
+                + ".)"
+            )
+        row = [str(i), str(e["date"]), f"`{e['design']}`", status, span, note, verdicts]
         rows.append(row)
     header = ["#", "date", "design", "purpose, status", "seeds", "note", "claims decided"]
     return _table(header, rows)
