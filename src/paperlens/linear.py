@@ -46,8 +46,9 @@ def linear(x: ArrayLike, W: ArrayLike, b: ArrayLike | None = None) -> FloatArray
 
     Raises:
         TypeError: non-numeric inputs.
-        ValueError: x or W is not at least 2-D, their d_in differ, b does not end in d_out
-            or would change the output's shape, or they are not finite.
+        ValueError: x or W is not at least 2-D, their d_in differ, their batch dims do not
+            broadcast, b does not end in d_out or would change the output's shape, or they
+            are not finite.
 
     Examples:
         >>> import numpy as np
@@ -78,14 +79,17 @@ def linear_backward(
         x: inputs, shape ``(..., n, d_in)``.
         W: weights, shape ``(..., d_in, d_out)``.
         grad_output: $G$, the output's shape ``(..., n, d_out)``.
-        b: the bias given to `linear`, if any (only its shape is used).
+        b: the bias given to `linear`, if any (only its shape enters the gradients; it is
+            checked as `linear` checks it, finite values included).
 
     Returns:
         ``LinearGradients(dx, dW, db)``, each of its input's own shape: where an input was
         broadcast, its gradient is summed over the broadcast dims.
 
     Raises:
-        ValueError: ``grad_output`` does not have the output's shape, or shapes do not fit.
+        ValueError: ``grad_output`` does not have the output's shape, the inputs fail
+            `linear`'s checks (shapes, or values that are not finite), or ``grad_output`` is
+            not finite.
 
     Examples:
         >>> import numpy as np
