@@ -2,12 +2,15 @@
 # (an exploration record: its studies stay as they ran; each lambda is called inside its loop)
 """Exploration runs of the attention experiment, each recorded in its log.
 
-The design of `paperlens.experiments.attention_scaling` was chosen with the studies run before
-its confirmation, on exploration seeds only: training seeds 200-639 and initialisation draws
-from seeds 1000-1002 and 2000-3999; the confirmation seeds in its ``DESIGN`` appear in none of
-them. The two studies run after it, for reviews (``after_review_*``), describe and decide
-nothing: the first reuses the page's confirmation test seeds (``PAGE.seeds``, log entry 16),
-beside fresh draws from seed 7003 (``DESCRIBE_SEED``); the second draws from seed 7004. Each
+The design of `paperlens.experiments.attention_scaling` was chosen with the studies in this
+file run before its confirmation, on exploration seeds only: training seeds 200-639 and
+initialisation draws from seeds 1000-1002 and 2000-3999 (before them, a first design, log entry
+1, ran on seeds 0-11 and 100-104 with initialisation seed 0); the confirmation seeds in its
+``PAGE`` and ``FULL`` appear in none of them. The
+two studies run after it, for reviews (``after_review_*``), describe and decide nothing: the
+first reruns the page's confirmation (``PAGE``: its initialisation, tuning and test seeds, log
+entry 16) beside fresh draws from seed 7003 (``DESCRIBE_SEED``); the second draws from seed
+7004. Each
 study prints what it found and,
 with ``--record``, appends it to ``src/paperlens/experiments/log/attention_scaling.jsonl`` with
 this command and the commit it ran at.
