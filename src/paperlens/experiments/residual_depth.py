@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -437,7 +438,7 @@ class Setup(NamedTuple):
     d_in: int = 8
     """Input size."""
     task_seed: int = 1234
-    """Seeds the task: every net sees the same data."""
+    """Seeds the task: every net sees the same data (unless `fresh_tasks`)."""
     width: int = 16
     """The trained nets' width."""
     depths: tuple[int, ...] = DEPTHS
@@ -461,6 +462,30 @@ class Setup(NamedTuple):
     """Depth of the nets whose gradients are measured at initialisation (a figure, no claim)."""
     grad_width: int = 32
     """Their width."""
+    fresh_tasks: bool = False
+    """Each seed draws its own task, seed s from ``np.random.default_rng([task_seed, s])``, so
+    that the inference is over tasks as well as starting weights, on data no design choice saw
+    (`HE_DESIGN`); every arm and depth of one seed still sees that seed's task."""
+
+
+def task_data(setup: Setup) -> tuple[FloatArray, FloatArray]:
+    """The data of a run: one task, shapes ``(n, d_in)`` and ``(n, 1)``, or with `fresh_tasks`
+    one per seed, stacked, shapes ``(seeds, n, d_in)`` and ``(seeds, n, 1)`` (the library's
+    layers broadcast over the leading axis, as over the seeds' nets).
+
+    Examples:
+        >>> from paperlens.experiments.residual_depth import PAGE, task_data
+        >>> [a.shape for a in task_data(PAGE._replace(seeds=(1, 2), fresh_tasks=True))]
+        [(2, 128, 8), (2, 128, 1)]
+    """
+    s = setup
+    if not s.fresh_tasks:
+        return regression_task(s.n, s.d_in, rng=np.random.default_rng(s.task_seed))
+    drawn = [
+        regression_task(s.n, s.d_in, rng=np.random.default_rng([s.task_seed, seed]))
+        for seed in s.seeds
+    ]
+    return np.stack([X for X, _ in drawn]), np.stack([y for _, y in drawn])
 
 
 class Result(NamedTuple):
@@ -498,6 +523,7 @@ def _train_task(args: _Task) -> FloatArray:
         key = json.dumps(
             [s.n, s.d_in, s.task_seed, s.width, depth, arm, lr, steps, s.seeds, perturbation]
             + [environment_key()]
+            + (["fresh tasks"] if s.fresh_tasks else [])
         )
         path = store / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.npy"
         if path.exists():
@@ -540,7 +566,7 @@ def run(
         raise ValueError(f"the base rate lr={s.lr} must be one of lrs={s.lrs}")
     if min(s.budgets) < 2 * s.tail:
         raise ValueError(f"every budget must be at least 2 * tail = {2 * s.tail}: {s.budgets}")
-    X, y = regression_task(s.n, s.d_in, rng=np.random.default_rng(s.task_seed))
+    X, y = task_data(s)  # one task, or with fresh_tasks one per seed
     grid = [(arm, lr, d) for arm in s.arms for lr in s.lrs for d in s.depths]
     tasks: list[_Task] = [(X, y, d, arm, s, lr, perturbation, store) for arm, lr, d in grid]
     if jobs > 1:
@@ -851,6 +877,215 @@ a fourth start resumed from that store and finished (its log entry says so)."""
 
 
 # ---------------------------------------------------------------------------------------------
+# He et al.'s own claim for the residual nets, on a fresh task per seed (design v5-he)
+
+HE_MARGIN = math.log10(1.25)
+"""The non-inferiority margin: a fitted rise of the training loss by a factor 1.25 from the
+shallowest to the deepest net (0.097 decades), fixed before any run of this design."""
+HE_TASKS = 20261206
+"""Salts the fresh tasks: seed s trains on ``regression_task(rng=default_rng([HE_TASKS, s]))``,
+data that no earlier run drew."""
+
+
+class HeDesign(NamedTuple):
+    """The pre-registered design of He et al.'s claim for the residual nets."""
+
+    name: str
+    """The design's name in the experiment log."""
+    claims: tuple[str, ...]
+    """The two claims in words, with the tests that decide them."""
+    alpha: float
+    """Each claim's level. The claims are tested in a fixed sequence, the second only if the
+    first holds, each at `claims.ALPHA`: the chance that any of them holds by luck, when its
+    null is true, is then at most `claims.ALPHA`. (They are a family of their own, apart from
+    `DESIGN`'s six, decided on other seeds and other data.)"""
+    margin: float
+    """`HE_MARGIN`."""
+    margin_reason: str
+    """Why the margin is what it is."""
+    exploration_seeds: tuple[int, ...]
+    """The seeds (and, through them, the tasks) the sample size was chosen on."""
+    seeds: tuple[int, ...]
+    """The confirmation seeds: fresh seeds, and so fresh tasks."""
+    power: tuple[tuple[int, tuple[float, ...]], ...]
+    """The sample-size argument's numbers, from the log (`he_power`): for n seeds, each
+    claim's estimated chance of holding if its effect were half what the exploration showed."""
+
+
+HE_DESIGN = HeDesign(
+    name="v5-he",
+    claims=(
+        "Deeper residual nets are not worse (He et al., §4.1): with shortcuts and 1/√L "
+        f"branches, on a fresh task per seed, at rate {LR:g}, the training loss's fitted rise "
+        f"from {DEPTHS[0]} to {DEPTHS[-1]} layers stays below a factor 1.25, at every budget of "
+        f"{_BUDGETS} steps: each seed's rise (its slope of log-loss against log-depth, times "
+        "the doublings spanned) against the margin, by a one-sided exact Wilcoxon signed-rank "
+        "test at each budget (an intersection-union test).",
+        "Deeper residual nets are better (He et al., §4.1), tested only if the first holds: on "
+        f"the same nets the loss falls with depth {_SPAN} at every budget: Page's L test, "
+        "exact, one-sided, for a falling trend, at each budget.",
+    ),
+    alpha=ALPHA,
+    margin=HE_MARGIN,
+    margin_reason=(
+        "A net 12 times as deep whose training loss is a quarter higher (an RMS error about a "
+        "ninth higher) is one a practitioner would call no better, but not degraded in the "
+        "sense He et al. describe, where the deeper plain net is plainly worse. Fixed before "
+        "any run of this design, from what the claim is for, not from what the design can "
+        "resolve."
+    ),
+    exploration_seeds=tuple(range(6000, 6012)),
+    seeds=(),
+    power=(),
+)
+"""He et al.'s claim, stated for the residual arm: with identity shortcuts, deeper nets are
+not worse, and train to a lower loss (§4.1, Fig. 4: the 34-layer ResNet's training error below
+the 18-layer one's). One rate for every depth, as He et al. trained every depth with one
+recipe; at the budgets `DESIGN` reads, on data drawn afresh for each seed."""
+
+HE = Setup(seeds=HE_DESIGN.seeds, budgets=BUDGETS, task_seed=HE_TASKS, fresh_tasks=True)
+"""The run that decides `HE_DESIGN`'s claims: plain nets (described, not tested) and residual
+nets at every depth, at the build's rate, every budget, a fresh task per seed."""
+HE_EXPLORATION = HE._replace(seeds=HE_DESIGN.exploration_seeds)
+"""`HE` on the exploration seeds (and their tasks): what the sample size was chosen on."""
+
+
+def not_worse(
+    loss: FloatArray, depths: Sequence[int], margin: float, statement: str, *, alpha: float
+) -> Claim:
+    """Non-inferiority: each seed's fitted rise of log-loss from the first depth to the last
+    (its `slopes` times the doublings spanned, in decades) is below ``margin``, by a one-sided
+    exact Wilcoxon signed-rank test of ``margin - rise`` (`claims.paired_greater`). Its null is
+    that those differences are symmetric about 0: a pseudo-median rise at the margin. It holds
+    exactly when the Hodges–Lehmann interval of the rise, at coverage ``1 - 2 alpha``, ends
+    below the margin.
+
+    Args:
+        loss: one row per seed, one column per depth, shape ``(seeds, depths)``.
+        depths: the depths of the columns, shallowest first.
+        margin: the largest rise that counts as not worse, in decades.
+        statement: the claim in words.
+        alpha: its level.
+
+    Returns:
+        The `Claim`, with the p-value as evidence and the rise's interval as effect.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.residual_depth import not_worse
+        >>> flat = np.ones((12, 3)) + 0.001 * np.arange(12.0)[:, None]  # no rise with depth
+        >>> not_worse(flat, [4, 8, 16], 0.1, "flat", alpha=0.01).holds
+        True
+        >>> not_worse(flat * [1.0, 1.2, 1.5], [4, 8, 16], 0.1, "rises", alpha=0.01).holds
+        False
+    """
+    spanned = math.log2(depths[-1] / depths[0])
+    rise = slopes(loss, depths) * spanned  # (seeds,)
+    claim = paired_greater(np.full_like(rise, margin), rise, statement, alpha=alpha)
+    hl = hodges_lehmann(rise, confidence=1 - 2 * alpha)
+    test = f"one-sided exact Wilcoxon signed-rank test of the margin {margin:.3f} minus the rise"
+    effect = f"rise {_interval(*hl)} decades from {depths[0]} to {depths[-1]} layers"
+    return claim._replace(test=test, effect=effect)
+
+
+def _residual_loss(result: Result) -> FloatArray:
+    s = result.setup
+    out: FloatArray = result.final_loss[s.arms.index(RESIDUAL), s.lrs.index(s.lr)]
+    return out  # (depths, seeds, budgets)
+
+
+def _not_worse(result: Result) -> Claim:
+    s, loss = result.setup, _residual_loss(result)
+    parts = [
+        not_worse(loss[:, :, i].T, s.depths, HE_DESIGN.margin, "", alpha=HE_DESIGN.alpha)
+        for i in range(len(s.budgets))
+    ]
+    statement = (
+        "deeper residual nets are not worse: with shortcuts and 1/√L branches, on a fresh task "
+        f"per seed, the loss's fitted rise from {s.depths[0]} to {s.depths[-1]} layers stays "
+        f"below a factor {10**HE_DESIGN.margin:.2f} at every budget"
+    )
+    return every(parts, [f"{b} steps" for b in s.budgets], statement)
+
+
+def _better(result: Result) -> Claim:
+    s, loss = result.setup, _residual_loss(result)
+    parts = [
+        c._replace(test=c.test.replace(" depths;", " depths, deepest first;"))
+        for c in (
+            rises_with_depth(loss[::-1, :, i].T, s.depths[::-1], "", alpha=HE_DESIGN.alpha)
+            for i in range(len(s.budgets))
+        )
+    ]  # a rising trend over the depths in reverse: a falling one
+    statement = (
+        f"deeper residual nets are better: their loss falls with depth from {s.depths[0]} to "
+        f"{s.depths[-1]} layers at every budget"
+    )
+    return every(parts, [f"{b} steps" for b in s.budgets], statement)
+
+
+def he_claims(result: Result) -> list[Claim]:
+    """Decide `HE_DESIGN`'s two claims on a run of `HE` (or `HE_EXPLORATION`), in sequence.
+
+    Args:
+        result: what `run` returned for a setup with the residual arm, one rate and budgets.
+
+    Returns:
+        Both claims. The second counts only if the first holds (fixed-sequence testing): if
+        the first fails, the second is reported as not tested, whatever its own test says.
+    """
+    first, second = _not_worse(result), _better(result)
+    if not first.holds:
+        second = second._replace(holds=False, evidence="not tested: the first claim fails")
+    return [first, second]
+
+
+def he_power(
+    result: Result, sizes: Sequence[int], *, shrink: float = 0.5, draws: int = 400, seed: int = 0
+) -> FloatArray:
+    """The sample-size argument of `HE_DESIGN`: how often each claim's test would pass with n
+    seeds, each on its own (the second as if the first had held).
+
+    As `power` does: resample the exploration seeds n at a time, each effect cut to ``shrink``
+    of its estimate first. For the first claim the effect is how far the rise stays below the
+    margin: each residual net's log-loss profile is tilted so that the rise moves ``1 -
+    shrink`` of the way from its Hodges–Lehmann estimate to the margin. For the second it is
+    the falling trend: the median profile across depths is scaled down.
+
+    Returns:
+        Shape ``(len(sizes), 2)``.
+    """
+    s = result.setup
+    res = s.arms.index(RESIDUAL)
+    logs = np.log10(result.final_loss)  # (arms, lrs, depths, seeds, budgets)
+    x = np.log2(np.asarray(s.depths, dtype=float))
+    x -= x.mean()  # (depths,)
+    spanned = math.log2(s.depths[-1] / s.depths[0])
+    tilted, scaled = logs.copy(), logs.copy()
+    for k in range(len(s.budgets)):
+        part = logs[res, :, :, :, k]  # (lrs, depths, seeds)
+        rise = slopes(10 ** np.moveaxis(part, 1, -1), s.depths) * spanned  # (lrs, seeds)
+        toward = (1 - shrink) * (HE_DESIGN.margin - hodges_lehmann(rise.ravel()).estimate)
+        slope_shift = toward / spanned  # decades per doubling
+        tilted[res, :, :, :, k] = part + slope_shift * x[None, :, None]
+        profile = np.median(part, axis=2, keepdims=True)  # (lrs, depths, 1)
+        scaled[res, :, :, :, k] = part - (1 - shrink) * (
+            profile - profile.mean(axis=1, keepdims=True)
+        )
+    rng = np.random.default_rng(seed)
+    out = np.zeros((len(sizes), 2))
+    for row, n in enumerate(sizes):
+        for _ in range(draws):
+            pick = rng.integers(0, len(s.seeds), size=n)  # (n,)
+            one = s._replace(seeds=tuple(range(n)))
+            a = result._replace(setup=one, final_loss=10 ** tilted[:, :, :, pick])
+            b = result._replace(setup=one, final_loss=10 ** scaled[:, :, :, pick])
+            out[row] += (_not_worse(a).holds, _better(b).holds)
+    out /= draws
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
 # What the log keeps, the sample-size argument, and the commands that fill the log
 
 
@@ -908,6 +1143,8 @@ def config(setup: Setup) -> dict[str, Any]:
     out: dict[str, Any] = setup._asdict()
     out["arms"] = [a._asdict() for a in setup.arms]
     out.pop("seeds")
+    if not setup.fresh_tasks:  # as the log recorded setups before the field existed
+        out.pop("fresh_tasks")
     return out
 
 
@@ -1200,7 +1437,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from paperlens.experiments import log
 
     parser = argparse.ArgumentParser(prog=COMMAND, description=main.__doc__)
-    parser.add_argument("what", choices=["page", "full", "explore", "power"])
+    parser.add_argument(
+        "what", choices=["page", "full", "explore", "power", "he-explore", "he-power", "he"]
+    )
     parser.add_argument("--record", action="store_true", help="append the run to the log")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument(
@@ -1212,6 +1451,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     args = parser.parse_args(argv)
     command = f"{COMMAND} {args.what}" + (" --record" if args.record else "")
+    if args.what.startswith("he"):
+        return _main_he(args.what, args.record, command, args.jobs, args.store)
     if args.what == "power":
         explored = exploration()
         table = power(explored, SIZES)
@@ -1263,6 +1504,84 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             record(result, command=command, note=f"the design fixed in commit {commit}")
     return 0 if all(c.holds for c in found) else 1
+
+
+def he_outcome(result: Result) -> dict[str, Any]:
+    """What the log records of a run of `HE`: `outcome`, with `HE_DESIGN`'s claims."""
+    return outcome(result) | {"claims": [c._asdict() for c in he_claims(result)]}
+
+
+def _main_he(what: str, record_it: bool, command: str, jobs: int, store: Path) -> int:
+    """``he-explore``, ``he-power`` and ``he`` (`main`): `HE_DESIGN`'s exploration, its
+    sample-size argument, and its confirmation."""
+    import subprocess
+    import time
+
+    from paperlens.experiments import log
+
+    if what == "he-power":
+        explored = he_recorded(HE_EXPLORATION, purpose="exploration")[1]
+        table = he_power(explored, SIZES)
+        for n, row in zip(SIZES, table, strict=True):
+            print(f"n = {n:2d}: each claim holds in {np.round(row, 3).tolist()} of the resamples")
+        if record_it:
+            shares = {f"n = {n}": np.round(row, 3).tolist() for n, row in zip(SIZES, table)}  # noqa: B905
+            log.record(
+                NAME, design=HE_DESIGN.name, purpose="exploration", status="explored",
+                config={"shrink": 0.5, "draws": 400, "seed": 0, "sizes": list(SIZES)},
+                seeds=HE_EXPLORATION.seeds, command=command, outcome=shares,
+                note=("The sample-size argument of He et al.'s claim: each claim's share of "
+                      "400 resamples of n exploration seeds in which its test held, every "
+                      "effect cut to half its size."),
+            )  # fmt: skip
+        return 0
+    exploring = what == "he-explore"
+    setup = HE_EXPLORATION if exploring else HE
+    if not setup.seeds:
+        raise SystemExit("HE_DESIGN has no confirmation seeds yet: fix the design first")
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    start = time.perf_counter()
+    result = run(setup, jobs=jobs, store=store)
+    seconds = time.perf_counter() - start
+    found = he_claims(result)
+    print(*found, sep="\n")
+    print(f"{len(found)} claims in {seconds:.0f} s on {jobs} processes")
+    if record_it:
+        log.record(
+            NAME, design=HE_DESIGN.name, purpose="exploration" if exploring else "confirmation",
+            status="explored" if exploring else "adopted", config=config(setup),
+            seeds=setup.seeds, command=command,
+            outcome=he_outcome(result) | {"seconds": round(seconds), "jobs": jobs},
+            note=(
+                "He et al.'s claim on the exploration seeds, a fresh task per seed: the basis "
+                "of its sample size."
+                if exploring
+                else f"the design fixed in commit {commit}"
+            ),
+        )  # fmt: skip
+    return 0 if exploring or all(c.holds for c in found) else 1
+
+
+def he_recorded(setup: Setup, *, purpose: str = "confirmation") -> tuple[dict[str, Any], Result]:
+    """The log's latest run of ``setup`` (`HE` or `HE_EXPLORATION`) with that purpose, and its
+    `Result` (`from_log`).
+
+    Raises:
+        LookupError: the log has no such run yet.
+    """
+    from paperlens.experiments import log
+
+    wanted = json.loads(json.dumps(config(setup)))
+    found = [
+        e
+        for e in log.entries(NAME)
+        if e["purpose"] == purpose and e["config"] == wanted and e["seeds"] == list(setup.seeds)
+    ]
+    if not found:
+        raise LookupError(f"no {purpose} run of this setup in the log yet: see `{COMMAND} he`")
+    return found[-1], from_log(found[-1], setup)
 
 
 if __name__ == "__main__":
