@@ -8,9 +8,9 @@ initialisation draws from seeds 1000-1002 and 2000-3999 (before them, a first de
 1, ran on seeds 0-11 and 100-104 with initialisation seed 0); the confirmation seeds in its
 ``PAGE`` and ``FULL`` appear in none of them. The
 two studies run after it, for reviews (``after_review_*``), describe and decide nothing: the
-first reruns the page's confirmation (``PAGE``: its initialisation, tuning and test seeds, log
-entry 16) beside fresh draws from seed 7003 (``DESCRIBE_SEED``); the second draws from seed
-7004. Each
+first reruns the page's confirmation (``PAGE``, confirmed in log entry 14: its initialisation,
+tuning and test seeds) beside fresh draws from seed 7003 (``DESCRIBE_SEED``), though its own
+entry, 16, lists only 7003 and the test seeds; the second draws from seed 7004. Each
 study prints what it found and,
 with ``--record``, appends it to ``src/paperlens/experiments/log/attention_scaling.jsonl`` with
 this command and the commit it ran at.

@@ -7,13 +7,15 @@ the library, so a downloaded notebook shows it too):
 
 - every **exploration** run, on seeds that may inform the design, including designs that were
   abandoned, with the reason;
-- the **confirmation** run of the design finally adopted, on seeds that no earlier entry used.
+- every **confirmation** run, of any design (parts and reruns included), on seeds that no
+  earlier entry used.
 
-Each entry also records the provenance that makes it reproducible: the command that made it,
-the hash of the library's source, the Python, NumPy and SciPy versions and the BLAS kernel. That
-provenance is the recording process's. An entry whose numbers another process computed (one
-reconstructed after the fact) says what did in ``computed_by``: the commit and its source hash
-where they are known.
+Each entry also records the command that computes (or reproduces) its numbers and the
+provenance of the process that recorded it: the hash of the library's source, the Python, NumPy
+and SciPy versions and the BLAS kernel. Where that is not the whole story of what computed the
+numbers (another process computed them, the entry was reconstructed after the fact, the work
+was split between runs, or the recorder's source matches no commit), ``computed_by`` says what
+did: the commits and their source hashes where they are known.
 `audit` checks the rule that makes the log worth keeping: confirmation seeds are fresh.
 
 Examples:
@@ -137,12 +139,12 @@ def record(
         status: ``"adopted"``, ``"abandoned"`` or ``"explored"`` (informed the design).
         config: the design's settings, JSON-serialisable.
         seeds: the seeds it ran on.
-        command: the command that made the entry.
+        command: the command that computes (or reproduces) the numbers.
         outcome: what it found (claims, statistics), JSON-serialisable.
         note: why, in words, e.g. why a design was abandoned.
-        computed_by: what computed the numbers, when it was not this process (e.g. ``{"commit":
-            ..., "library_sha256": ..., "how": ...}``); the entry's ``provenance`` is always
-            this process's, the recorder's.
+        computed_by: what computed the numbers, where this process's provenance does not say it
+            all (e.g. ``{"commit": ..., "library_sha256": ..., "how": ...}``); the entry's
+            ``provenance`` is always this process's, the recorder's.
         folder: where the log lives (default `LOG_DIR`).
 
     Returns:
