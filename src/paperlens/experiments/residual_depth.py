@@ -413,7 +413,7 @@ class Confirmation(NamedTuple):
     """What came of it, in words."""
 
 
-CONFIRMATIONS = (
+CONFIRMATIONS: tuple[Confirmation, ...] = (
     Confirmation(
         "v3", "1 and 2", tuple(range(3000, 3012)),
         "both held (claim 2 by the two-sample test); v3 was then replaced by v4, whose paired "
@@ -954,6 +954,12 @@ number of `SIZES` at which each claim's estimated power is at least 0.8 (`power`
 HE = Setup(seeds=HE_DESIGN.seeds, budgets=HE_BUDGETS, task_seed=HE_TASKS, fresh_tasks=True)
 """The run that decides `HE_DESIGN`'s claims: plain nets (described, not tested) and residual
 nets at every depth, at the build's rate, every budget, a fresh task per seed."""
+CONFIRMATIONS += (
+    Confirmation(
+        HE_DESIGN.name, "7 and 8", HE_DESIGN.seeds,
+        "He et al.'s claim for the residual nets, a fresh task per seed (section 6)",
+    ),
+)  # fmt: skip
 HE_EXPLORATION = HE._replace(seeds=HE_DESIGN.exploration_seeds, budgets=BUDGETS)
 """`HE` on the exploration seeds (and their tasks), with 800 steps too: what the designs and the
 sample size were chosen on."""
