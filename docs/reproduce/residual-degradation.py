@@ -1176,6 +1176,20 @@ description, not a tested claim:
 # one-layer blocks, no normalisation, Adam and the $1/\sqrt{L}$ branch scale, not about
 # He et al.'s convolutional nets ("What this does not show", below).
 
+# %% tags=["hide-input"]
+behind = 10 ** (he_med[he_res, 0] - he_med[he_plain, 0])  # (budgets,): residual / plain, shallowest
+ahead = 10 ** (he_med[he_plain, -1] - he_med[he_res, -1])  # (budgets,): plain / residual, deepest
+assert np.all(behind > 1) and np.all(ahead > 1)
+Markdown(
+    f"""Part of that fall is a slow start. At {he.depths[0]} layers the residual nets' median
+loss is {behind[0]:.0f} times the plain nets' after {he.budgets[0]} steps, and {behind[1]:.0f}
+times after {he.budgets[1]}; at {he.depths[-1]} layers it is the plain nets' that is
+{ahead[0]:.0f} and {ahead[1]:.0f} times the residual nets'. He et al. found their 18-layer
+plain and residual nets "comparably accurate" [@he2016resnet, §4.1]; here the shallow
+residual nets are far behind, so their "deeper is better" says as much about how slowly the
+shallow ones train at this rate as about the deep ones."""
+)
+
 # %% [markdown]
 # ## The claims, together
 #
