@@ -208,9 +208,31 @@ def test_the_page_discloses_every_confirmation_in_the_log():
     entries = xlog.entries("residual_depth")
     confirmations = [(e["design"], e["seeds"]) for e in entries if e["purpose"] == "confirmation"]
     assert confirmations == [(c.design, list(c.seeds)) for c in res.CONFIRMATIONS]
-    # Only the current design's may be adopted: the earlier ones were replaced.
+    # Only the current designs' may be adopted: the earlier ones were replaced.
     adopted = {e["design"] for e in entries if e["status"] == "adopted"}
-    assert adopted <= {res.DESIGN.name}
+    assert adopted <= {res.DESIGN.name, res.HE_DESIGN.name}
+
+
+def test_the_he_design_s_seeds_and_tasks_are_fresh_and_its_sample_size_is_the_log_s():
+    d, entries = res.HE_DESIGN, xlog.entries("residual_depth")
+    assert res.HE.seeds == d.seeds and res.HE.fresh_tasks and res.HE_EXPLORATION.fresh_tasks
+    first = next(
+        i for i, e in enumerate(entries) if e["purpose"] == "confirmation" and e["design"] == d.name
+    )
+    before = entries[:first]
+    assert not set(d.seeds) & {s for e in before for s in e["seeds"]}
+    # No earlier run drew these tasks: none used the tasks' salt.
+    assert all(
+        e["config"].get("task_seed") != res.HE_TASKS
+        for e in before
+        if e["design"] != d.name and not e["design"].startswith("v5")
+    )
+    power = [e for e in before if e["command"].endswith("he-power --record")]
+    assert power[-1]["design"] == d.name
+    shares = {int(k[4:]): v for k, v in power[-1]["outcome"].items() if k.startswith("n = ")}
+    assert dict(d.power) == {n: tuple(shares[n]) for n, _ in d.power}
+    n = len(d.seeds)  # the smallest n at which both claims held in at least 80% of resamples
+    assert min(shares[n]) >= 0.8 and all(min(v) < 0.8 for m, v in shares.items() if m < n)
 
 
 def test_the_design_s_seeds_are_fresh_and_its_sample_size_is_the_log_s():
@@ -304,3 +326,26 @@ def test_the_rate_grid_holds_the_median_nets_best_rates_on_the_exploration_seeds
     assert np.all((best_of_median > 0) & (best_of_median < len(res.LRS) - 1))
     best_of_each = main.argmin(axis=1)  # (arm, depth, seed, budget)
     assert np.any((best_of_each == 0) | (best_of_each == len(res.LRS) - 1))  # "now and then"
+
+
+def test_he_claims_are_tested_in_sequence_and_the_margin_decides_the_first():
+    """Claim 8 counts only if claim 7 holds; a rise above the margin fails claim 7."""
+    s = res.HE._replace(seeds=tuple(range(12)), arms=(res.RESIDUAL,))
+    rng = np.random.default_rng(0)
+    depths = np.log2(np.asarray(s.depths, dtype=float))  # (depths,)
+
+    def result(rise: float) -> res.Result:  # each seed's log10 loss rises by `rise` over the range
+        slope = rise / (depths[-1] - depths[0])
+        logs = (
+            -2
+            + slope * (depths - depths[0])[:, None, None]
+            + 0.01 * rng.standard_normal((len(s.depths), len(s.seeds), len(s.budgets)))
+        )  # (depths, seeds, budgets)
+        final = 10 ** logs[None, None]  # (arms, lrs, depths, seeds, budgets)
+        return res.Result(s, final, final, np.empty(0), np.empty(0), None)
+
+    falls, flat, rises = (res.he_claims(result(r)) for r in (-0.5, 0.05, 0.3))
+    assert [c.holds for c in falls] == [True, True]
+    assert [c.holds for c in flat] == [True, False]  # within the margin, but not below 0
+    assert [c.holds for c in rises] == [False, False]
+    assert rises[1].evidence == "not tested: the first claim fails"
