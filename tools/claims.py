@@ -18,7 +18,9 @@ The contract an experiment module keeps to take part (``/work/briefs/experiments
 ``PAGE``, ``run(setup, *, perturbation=None)`` and ``claims(result) -> list[Claim]``; for the
 full sweeps also ``FULL``, and ``record(result, *, command, note) -> dict`` to write its own log
 entry (without ``record`` the entry is generic: the claims, ``FULL``'s fields as the config and
-its ``seeds``). ``--record-page`` records the page setup's run too: the first time, that is the
+its ``seeds``). A module may also list ``KERNEL_CHECKS``, pairs of a setup and the function that
+decides its claims, run with the page setup under every kernel (and not recorded).
+``--record-page`` records the page setup's run too: the first time, that is the
 design's confirmation (run it once, after committing the design); later runs are reruns, which
 the log's audit tells apart.
 
@@ -74,6 +76,10 @@ for name in names:
     result = module.run(setup)
     seconds = time.perf_counter() - start
     claims = module.claims(result)
+    if part == "page":  # the log's other designs, checked under every kernel too (not recorded)
+        for other, decide in getattr(module, "KERNEL_CHECKS", ()):
+            claims += decide(module.run(other))
+        seconds = time.perf_counter() - start
     if record:
         command, note = record
         if hasattr(module, "record"):

@@ -1054,6 +1054,11 @@ def he_claims(result: Result) -> list[Claim]:
     return [first, second]
 
 
+KERNEL_CHECKS = ((HE, he_claims),)
+"""What ``make claims`` (``tools/claims.py``) checks under every BLAS kernel besides `PAGE`'s
+claims: `HE`'s."""
+
+
 def he_power(
     result: Result, sizes: Sequence[int], *, shrink: float = 0.5, draws: int = 400, seed: int = 0
 ) -> FloatArray:
