@@ -1067,13 +1067,17 @@ under that null."""
 # %% [markdown]
 # ## 6. He et al.'s claim: are deeper residual nets worse?
 #
-# Claims 1 to 6 compare the residual nets with the plain ones. He et al.'s central result is
+# Claims 1 to 6 compare the residual nets with the plain ones. One of He et al.'s results is
 # about the residual nets alone: with identity shortcuts the deeper net is not worse, and
 # trains to a *lower* error (§4.1, and its Fig. 4, where the 34-layer ResNet's training
 # error is below the 18-layer one's). Claims 7 and 8 test that, as a design of its own
 # (`exp.HE_DESIGN`, fixed in code before its run), on data no design choice saw: every seed
 # draws its own task, so the inference is over tasks as well as starting weights. Every depth
-# trains at the build's one rate, as He et al. trained every depth with one recipe.
+# trains at the build's one rate. He et al. trained every depth with one recipe; one rate is
+# not quite that here: with branches scaled by $1/\sqrt{L}$, Adam moves a deep net's branch
+# weights further relative to their size than a shallow one's (section 2), and the rate is
+# nearer the deep nets' best than the shallow ones' (below). "Layers" counts blocks, as
+# everywhere on this page.
 
 # %% tags=["hide-input"]
 he, he_design = exp.HE, exp.HE_DESIGN
@@ -1082,7 +1086,9 @@ try:
     he_found = he_entry["outcome"]["claims"]
 except LookupError:  # not run yet
     he_entry, he_run, he_found = None, None, []
-he_explored = exp.he_recorded(exp.HE_EXPLORATION, purpose="exploration")[1]
+ex_entry, he_explored = exp.he_recorded(exp.HE_EXPLORATION, purpose="exploration")
+ex_evidence = ex_entry["outcome"]["claims"][0]["evidence"].split("; ")[-1].split(": ")[-1]
+assert not ex_entry["outcome"]["claims"][0]["holds"]
 ex_s = he_explored.setup
 ex_res = ex_s.arms.index(exp.RESIDUAL)
 fitted = np.median(he_explored.final_loss[:, 0, :, :, -1], axis=2)  # (arms, depths): longest
@@ -1116,13 +1122,20 @@ seeds" apply).
 
 **A first version, abandoned.** Design v5-he also read the loss after
 {ex_s.budgets[-1]} steps and decided claim 8 by Page's trend test. On the exploration seeds
-its estimated power stayed far below 80% (the log's entry for it says how far). After
-{ex_s.budgets[-1]} steps the residual nets' median losses run from
-{fitted[ex_res].min():.0e} to {fitted[ex_res].max():.0e}: the nets fit their
-{ex_s.n} examples, and a factor of loss between such numbers measures how exactly they fit,
-not whether one is worse. So v5b-he, the design above, leaves that budget out; and it tests
-claim 8 with the same rise as claim 7, since a falling trend need not be monotone, as the
-table below shows. Both versions are in the log at the end of the page."""
+its claim 7 failed at {ex_s.budgets[-1]} steps ({ex_evidence} there), and its estimated power
+stayed far below 80% (the log's entry for it says how far). After {ex_s.budgets[-1]} steps
+the residual nets' median losses run from {fitted[ex_res].min():.0e} to
+{fitted[ex_res].max():.0e}: the nets nearly fit their {ex_s.n} examples, and a factor of
+loss between such numbers says more about how exactly they fit than whether one is worse.
+That line is a judgement, not a clean boundary: some nets reach such losses by
+{ex_s.budgets[1]} steps too (the table below). So v5b-he, the design above, leaves that budget
+out. And it tests claim 8 with the same rise as claim 7 instead of Page's test, which ranks
+the depths within each seed and has little power when the fall sits at one end of the range,
+as it does here (the table below): at {he.budgets[0]} and {he.budgets[1]} steps alone, Page's
+test would have held far less often in the resamples than the rise's test. That choice was
+made on the exploration seeds and committed before
+the confirmation; Page's test, computed afterwards on the confirmation, holds too (below).
+Both versions are in the log at the end of the page."""
 )
 
 # %% tags=["hide-input"]
@@ -1165,30 +1178,134 @@ description, not a tested claim:
     + "\n".join(rows)
 )
 
-# %% [markdown]
-# **What it means.** He et al.'s claim for the residual nets reproduces here, in miniature,
-# on tasks no design choice saw: at one rate for every depth, after the build's budget and
-# twice it, deeper residual nets train to a *lower* loss, not only one no worse, while plain
-# nets trained the same way on the same tasks end higher with depth. It is a claim about these
-# budgets, at which the nets are still fitting their data, and at the build's rate: the
-# full sweep's tuned rates (claims 3 to 6) do not show it (section 3), and by the longest
-# budget the nets fit their examples nearly exactly. It is also a claim about small MLPs with
-# one-layer blocks, no normalisation, Adam and the $1/\sqrt{L}$ branch scale, not about
-# He et al.'s convolutional nets ("What this does not show", below).
+# %% tags=["hide-input"]
+# Checks of the test's assumptions, and descriptions made after the confirmation (post hoc)
+rises = {
+    b: exp.slopes(he_run.final_loss[he_res, 0, :, :, k].T, he.depths) * spanned
+    for k, b in enumerate(he.budgets)
+}  # each budget: (seeds,) decades from the shallowest to the deepest
+skews = {b: (float(stats.skew(r)), float(stats.skewtest(r).pvalue)) for b, r in rises.items()}
+signs = {
+    b: stats.binomtest(int(np.sum(r < 0)), r.size, alternative="greater").pvalue
+    for b, r in rises.items()
+}
+pages = {
+    b: stats.page_trend_test(np.log10(he_run.final_loss[he_res, 0, ::-1, :, k].T)).pvalue
+    for k, b in enumerate(he.budgets)
+}
+deep = he.depths.index(16)
+tail = {
+    b: pl.experiments.claims.hodges_lehmann(
+        exp.slopes(he_run.final_loss[he_res, 0, deep:, :, k].T, he.depths[deep:])
+        * np.log2(he.depths[-1] / he.depths[deep])
+    )
+    for k, b in enumerate(he.budgets)
+}
+worse_than_32 = {
+    b: int(np.sum(he_run.final_loss[he_res, 0, -1, :, k] > he_run.final_loss[he_res, 0, -2, :, k]))
+    for k, b in enumerate(he.budgets)
+}
+assert all(signs[b] < he_design.alpha and pages[b] < he_design.alpha for b in he.budgets)
+assert all(tail[b].low < 0 < tail[b].high for b in he.budgets)  # "no evidence of a fall or a rise"
+Markdown(
+    """**The tests' assumptions.** The signed-rank test assumes each seed's rise symmetric
+about its centre. Their sample skewness is """
+    + " and ".join(
+        f"{skews[b][0]:+.2f} at {b} steps (D'Agostino's p = {skews[b][1]:.2g})" for b in he.budgets
+    )
+    + """, so at the longer budget symmetry is doubtful. The exact sign test, which assumes no
+symmetry, also holds for claim 8: the rise is below 0 on """
+    + " and ".join(
+        f"{int(np.sum(rises[b] < 0))} of {n_he} seeds at {b} steps (p = {signs[b]:.2g})"
+        for b in he.budgets
+    )
+    + f""". Page's trend test, v5-he's choice, computed after the confirmation, holds too
+(p = {", ".join(f"{pages[b]:.2g}" for b in he.budgets)}). Here claim 7 is implied by claim 8:
+every test of it passes with room to spare, so the margin, fixed in advance, decided nothing.
+
+**Beyond 16 layers** (descriptions, after the confirmation). The fall sits at the shallow end.
+From 16 to {he.depths[-1]} layers the seeds' rise is """
+    + " and ".join(
+        f"{tail[b].estimate:+.2f} decades at {b} steps "
+        f"(98% interval {tail[b].low:+.2f} to {tail[b].high:+.2f})"
+        for b in he.budgets
+    )
+    + f""": no evidence of a fall or a rise there, and the {he.depths[-1]}-layer nets end above
+the {he.depths[-2]}-layer ones on """
+    + " and ".join(f"{worse_than_32[b]} of {n_he} seeds at {b} steps" for b in he.budgets)
+    + "."
+)
 
 # %% tags=["hide-input"]
 behind = 10 ** (he_med[he_res, 0] - he_med[he_plain, 0])  # (budgets,): residual / plain, shallowest
 ahead = 10 ** (he_med[he_plain, -1] - he_med[he_res, -1])  # (budgets,): plain / residual, deepest
+deepest_vs_shallow_plain = 10 ** (he_med[he_res, -1] - he_med[he_plain, 0])  # (budgets,)
+beats = [
+    int(np.sum(he_run.final_loss[he_res, 0, -1, :, k] < he_run.final_loss[he_plain, 0, 0, :, k]))
+    for k in range(len(he.budgets))
+]
 assert np.all(behind > 1) and np.all(ahead > 1)
+assert max(beats) <= n_he // 2  # "What it means": no better than the shallowest plain nets
+try:
+    tuned_entry, tuned = exp.he_recorded(exp.HE_TUNED, purpose="exploration")
+    best = tuned.final_loss.min(axis=1)  # (arms, depths, seeds, budgets): each net's best rate
+    tuned_rise = {
+        b: pl.experiments.claims.hodges_lehmann(
+            exp.slopes(best[he_res, :, :, k].T, he.depths) * spanned
+        )
+        for k, b in enumerate(he.budgets)
+    }
+    best_rate = np.median(
+        np.asarray(exp.LRS)[tuned.final_loss.argmin(axis=1)[he_res, :, :, 0]], axis=1
+    )  # (depths,): the residual nets' median best rate at the first budget
+    assert all(tuned_rise[b].high > 0 for b in he.budgets)  # "the fall is gone"
+except LookupError:
+    tuned_rise = {}
 Markdown(
-    f"""Part of that fall is a slow start. At {he.depths[0]} layers the residual nets' median
-loss is {behind[0]:.0f} times the plain nets' after {he.budgets[0]} steps, and {behind[1]:.0f}
-times after {he.budgets[1]}; at {he.depths[-1]} layers it is the plain nets' that is
-{ahead[0]:.0f} and {ahead[1]:.0f} times the residual nets'. He et al. found their 18-layer
-plain and residual nets "comparably accurate" [@he2016resnet, §4.1]; here the shallow
-residual nets are far behind, so their "deeper is better" says as much about how slowly the
-shallow ones train at this rate as about the deep ones."""
+    f"""**A slow start.** At {he.depths[0]} layers the residual nets' median loss is
+{behind[0]:.0f} times the plain nets' after {he.budgets[0]} steps, and {behind[1]:.0f} times
+after {he.budgets[1]}; at {he.depths[-1]} layers it is the plain nets' that is {ahead[0]:.0f}
+and {ahead[1]:.0f} times the residual nets'. Against the shallowest plain nets, the deepest
+residual nets' median loss is {deepest_vs_shallow_plain[0]:.2g} times theirs after
+{he.budgets[0]} steps and {deepest_vs_shallow_plain[1]:.2g} times after {he.budgets[1]}, and
+lower on {beats[0]} and {beats[1]} of {n_he} seeds: no better. He et al. write
+that "the 18-layer plain/residual nets are comparably accurate (Table 2), but the 18-layer
+ResNet converges faster (Fig. 4 right vs. left)" [@he2016resnet, §4.1]. Here it is the other
+way round: the shallow residual nets converge far *slower* than the plain ones."""
+    + (
+        """
+
+**With each net's best rate** (a description, after the confirmation, on its seeds and
+tasks: `exp.HE_TUNED`, in the log). The residual nets' median best rate falls with depth, """
+        + ", ".join(f"{r:g}" for r in best_rate)
+        + f""" from {he.depths[0]} to {he.depths[-1]} layers after {he.budgets[0]} steps, so
+the build's rate, {he.lr:g}, is near the deep nets' best and below the shallow ones'. Each
+at its best rate, the seeds' rise from {he.depths[0]} to {he.depths[-1]} layers is """
+        + " and ".join(
+            f"{tuned_rise[b].estimate:+.2f} decades at {b} steps "
+            f"(98% interval {tuned_rise[b].low:+.2f} to {tuned_rise[b].high:+.2f})"
+            for b in he.budgets
+        )
+        + ": the fall is gone."
+        if tuned_rise
+        else ""
+    )
 )
+
+# %% [markdown]
+# **What it means.** At the build's one rate, on tasks no design choice saw, the pre-registered
+# test finds deeper residual nets not worse and, by the fitted trend from 4 to 48 layers,
+# better: claims 7 and 8 hold. But that is not He et al.'s result reproduced. The fall comes
+# from the shallow end, where the residual nets start slowly at a rate that suits the deep
+# ones; from 16 layers on there is no evidence either way; the deepest residual nets are no
+# better than the shallowest plain ones; and with each net's best rate the fall disappears. So what
+# these small nets show is that shortcuts with $1/\sqrt{L}$ branches keep deep nets
+# trainable at one rate where plain ones degrade (claims 1 to 4), not that depth makes them
+# better. Why the shallow residual nets are slow is not tested here. The claims are about
+# these budgets, at which the nets are still fitting their data (by 800 steps, in the
+# exploration, they fit it nearly exactly), and about small MLPs with one-layer blocks, no
+# normalisation, Adam and the $1/\sqrt{L}$ branch scale, not He et al.'s convolutional nets
+# ("What this does not show", below).
 
 # %% [markdown]
 # ## The claims, together
@@ -1196,8 +1313,11 @@ shallow ones train at this rate as about the deep ones."""
 # The site runs this notebook while it is built and the build fails if a claim of the build's
 # run fails; the tests rerun the build's claims (1 and 2) with the starting weights changed in
 # their last dozen or so bits (not the notebook's other, descriptive statements), and
-# `make claims` reruns them under every BLAS kernel the CPU can run, with a cold build that
-# executes this notebook and so its asserts on the descriptive statements too.
+# `make claims` reruns them, and claims 7 and 8 (`exp.KERNEL_CHECKS`), under every BLAS kernel
+# the CPU can run, with a cold build that executes this notebook and so its asserts on the
+# descriptive statements too. Claims 1 to 6 are one family at 0.01 and claims 7 and 8
+# another, so the chance that any claim on this page holds by luck, when its null is true, is
+# at most 0.02.
 
 # %% tags=["hide-input"]
 assert all(c.holds for c in claims)
@@ -1253,8 +1373,9 @@ residual nets' median losses are above the plain ones' at the shallow depths (a 
 not a tested claim) and, tuned, do not show
 deeper nets doing better (nor, by the same two-sided tests, worse), so their smaller slope is
 not ResNet's "deeper
-is better" (at one rate for every depth, on fresh tasks, claims 7 and 8 do show it: section
-6); and the two
+is better" (on fresh tasks, at the build's one rate, claims 7 and 8 find the fitted trend
+falling from 4 to 48 layers, but from the shallow end, and not with each net's best rate:
+section 6); and the two
 control arms, each broken at initialisation, show what each half alone does rather than test
 it. Most of these effects are decades of a loss that gets very small: tuned, after
 {fs.budgets[-1]} steps, the plain and residual median losses run from {
