@@ -1310,8 +1310,9 @@ at its best rate, the seeds' rise from {he.depths[0]} to {he.depths[-1]} layers 
 # these small nets show is that shortcuts with $1/\sqrt{L}$ branches keep deep nets
 # trainable where plain ones degrade, at one rate and with tuned rates (claims 1 to 4), not
 # that depth makes them better. Why the shallow residual nets are slow is not tested here.
-# The claims are about these budgets, at which the nets are still fitting their data (by 800 steps, in the
-# exploration, they fit it nearly exactly), and about small MLPs with one-layer blocks, no
+# The claims are about these budgets, at which the nets are still fitting their data (by
+# 800 steps, in the exploration, they fit it nearly exactly), and about small MLPs with
+# one-layer blocks, no
 # normalisation, Adam and the $1/\sqrt{L}$ branch scale, not He et al.'s convolutional nets
 # ("What this does not show", below).
 
