@@ -8,7 +8,8 @@ the library, so a downloaded notebook shows it too):
 - every **exploration** run, on seeds that may inform the design, including designs that were
   abandoned, with the reason;
 - every **confirmation** run, of any design (parts and reruns included), on seeds that no
-  earlier entry used.
+  earlier entry used, except a rerun, which repeats an earlier confirmation's design, seeds and
+  config with the same verdicts.
 
 Each entry also records the command that computes (or reproduces) its numbers and the
 provenance of the process that recorded it: the hash of the library's source, the Python, NumPy
@@ -16,7 +17,8 @@ and SciPy versions and the BLAS kernel. Where that is not the whole story of wha
 numbers (another process computed them, the entry was reconstructed after the fact, the work
 was split between runs, or the recorder's source matches no commit), ``computed_by`` says what
 did: the commits and their source hashes where they are known.
-`audit` checks the rule that makes the log worth keeping: confirmation seeds are fresh.
+`audit` checks the rules that make the log worth keeping: confirmation seeds are fresh, and the
+log confirms exactly as many designs as the page discloses.
 
 Examples:
     >>> import tempfile

@@ -514,10 +514,10 @@ def _train_task(args: _Task) -> FloatArray:
     """One (arm, rate, depth) of a run, on every seed; kept in ``store`` if one is given, under
     a key that also names the library's source, the versions and the BLAS kernel it ran with
     (`paperlens._cache.environment_key`), so that a resumed run never mixes code versions or
-    kernels (where no OpenBLAS library is found in ``numpy.libs``, as in macOS or Windows
-    wheels, the key names only the BLAS's name, its version and the CPU count, not the
-    kernel). Entry 15 of the log was resumed from an earlier store, before the key named these;
-    its ``computed_by`` says from what."""
+    kernels (where no OpenBLAS shared object with its core-name functions is found in
+    ``numpy.libs``, as in macOS and Windows wheels, the key names only the BLAS's name, its
+    version and the CPU count, not the kernel). Entry 15 of the log was resumed from an
+    earlier store, before the key named these; its ``computed_by`` says from what."""
     X, y, depth, arm, s, lr, perturbation, store = args
     steps = max(s.budgets)
     if store is not None:
