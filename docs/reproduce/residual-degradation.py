@@ -1155,7 +1155,7 @@ he_rise = {
 assert all(he_rise[he_res, b].estimate < 0 < he_rise[he_plain, b].estimate for b in he.budgets)
 assert all(c["holds"] for c in he_found)
 rows = [
-    f"| {arm} | {b} | "
+    f"| {arm}, {b} | "
     + " | ".join(f"{10 ** he_med[a, j, k]:.1e}" for j in range(len(he.depths)))
     + f" | {he_rise[a, b].estimate:+.2f} |"
     for a, arm in ((he_plain, "plain"), (he_res, "residual"))
@@ -1171,9 +1171,9 @@ own task), and the Hodges–Lehmann estimate of the seeds' fitted rise from {he.
 {he.depths[-1]} layers, in decades; the plain nets, on the same tasks at the same rate, are a
 description, not a tested claim:
 
-| nets | steps | """
-    + " | ".join(f"L = {d}" for d in he.depths)
-    + " | rise |\n|---|---|"
+| nets, steps | """
+    + " | ".join(f"L = {d}" if j == 0 else str(d) for j, d in enumerate(he.depths))
+    + " | rise |\n|---|"
     + "---|" * (len(he.depths) + 1)
     + "\n"
     + "\n".join(rows)
