@@ -24,7 +24,8 @@ import os
 import posixpath
 import re
 import signal
-from concurrent.futures import Future, ThreadPoolExecutor
+import threading
+from concurrent.futures import Future
 from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
 from typing import Any
@@ -188,7 +189,6 @@ class Ahead:
     """
 
     def __init__(self) -> None:
-        self.pool: ThreadPoolExecutor | None = None
         self.renders: dict[str, tuple[Future[None], SimpleNamespace]] = {}
 
     def start(self, files: Any, config: Any, library: str) -> None:
@@ -201,8 +201,12 @@ class Ahead:
                 continue
             stand_in = SimpleNamespace(file=f, abs_url="")
             jupyter.on_pre_page(stand_in, config=config, files=files)
-            self.pool = self.pool or ThreadPoolExecutor(thread_name_prefix="notebook")
-            future = self.pool.submit(stand_in.render, config, files)
+            future: Future[None] = Future()
+            # A daemon thread: an interrupted `make site` exits without waiting for it (its
+            # kernel notices its parent is gone and exits too).
+            threading.Thread(
+                target=_settle, args=(future, stand_in.render, config, files), daemon=True
+            ).start()
             self.renders[f.src_uri] = (future, stand_in)
 
     def take(self, page: Page) -> bool:
@@ -217,13 +221,21 @@ class Ahead:
         return True
 
     def kill(self) -> None:
-        """End the kernels at once (a stop during a build): each render then fails, its thread
-        ends, and the interpreter's exit finds none to wait for."""
+        """End the kernels at once (a stop during a build): each render then fails and its
+        thread ends."""
         for pid in _kernels():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _settle(future: Future[None], render: Any, *args: Any) -> None:
+    """Run ``render(*args)`` and settle ``future`` with its outcome."""
+    try:
+        render(*args)
+    except BaseException as error:  # handed to the page that takes it (`Ahead.take`)
+        future.set_exception(error)
+    else:
+        future.set_result(None)
 
 
 def _kernels() -> list[int]:
