@@ -20,10 +20,8 @@ import contextlib
 import hashlib
 import html
 import itertools
-import os
 import posixpath
 import re
-import signal
 import threading
 from concurrent.futures import Future
 from pathlib import Path, PurePosixPath
@@ -223,9 +221,12 @@ class Ahead:
     def kill(self) -> None:
         """End the kernels at once (a stop during a build): each render then fails and its
         thread ends."""
-        for pid in _kernels():
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        import psutil  # type: ignore[import-untyped]  # ipykernel needs it: there with any kernel
+
+        for child in psutil.Process().children():
+            with contextlib.suppress(psutil.Error):
+                if any("ipykernel_launcher" in part for part in child.cmdline()):
+                    child.kill()
 
 
 def _settle(future: Future[None], render: Any, *args: Any) -> None:
@@ -236,21 +237,6 @@ def _settle(future: Future[None], render: Any, *args: Any) -> None:
         future.set_exception(error)
     else:
         future.set_result(None)
-
-
-def _kernels() -> list[int]:
-    """The kernels this process started: its children running ``ipykernel_launcher``."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-            line = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        parent = int(stat[stat.rfind(")") + 2 :].split()[1])
-        if parent == os.getpid() and b"ipykernel_launcher" in line:
-            found.append(int(pid))
-    return found
 
 
 def cache_rendering(page: Page, path: Path, ahead: Ahead) -> None:
