@@ -1082,11 +1082,11 @@ under that null."""
 # %% tags=["hide-input"]
 he, he_design = exp.HE, exp.HE_DESIGN
 try:
-    he_entry, he_run = exp.he_recorded(he)  # the confirmation, from the log
+    he_entry, he_run = exp.recorded(he)  # the confirmation, from the log
     he_found = he_entry["outcome"]["claims"]
 except LookupError:  # not run yet
     he_entry, he_run, he_found = None, None, []
-ex_entry, he_explored = exp.he_recorded(exp.HE_EXPLORATION, purpose="exploration")
+ex_entry, he_explored = exp.recorded(exp.HE_EXPLORATION, purpose="exploration")
 ex_evidence = ex_entry["outcome"]["claims"][0]["evidence"].split("; ")[-1].split(": ")[-1]
 assert not ex_entry["outcome"]["claims"][0]["holds"]
 ex_s = he_explored.setup
@@ -1253,7 +1253,7 @@ beats = [
 assert np.all(behind > 1) and np.all(ahead > 1)
 assert max(beats) <= n_he // 2  # "What it means": no better than the shallowest plain nets
 try:
-    tuned_entry, tuned = exp.he_recorded(exp.HE_TUNED, purpose="exploration")
+    tuned_entry, tuned = exp.recorded(exp.HE_TUNED, purpose="exploration")
     best = tuned.final_loss.min(axis=1)  # (arms, depths, seeds, budgets): each net's best rate
     tuned_rise = {
         b: pl.experiments.claims.hodges_lehmann(

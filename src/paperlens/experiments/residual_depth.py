@@ -885,8 +885,9 @@ HE_MARGIN = math.log10(1.25)
 shallowest to the deepest net (0.097 decades), fixed before any run of this design."""
 HE_BUDGETS = BUDGETS[:2]
 """The budgets `HE_DESIGN` decides at. Design v5-he also read 800 steps; there the nets fit
-the data (median losses of 1e-4 to 1e-7 on the exploration seeds), where a factor of loss no
-longer measures fit, and its test's estimated power stayed below 0.15 at 20 seeds."""
+the data nearly exactly (the ResNet page gives the exploration's median losses), where a
+factor of loss says little about fit, and its tests' estimated power stayed far below 0.8 (log
+entry 18)."""
 HE_TASKS = 20261206
 """Salts the fresh tasks: seed s trains on ``regression_task(rng=default_rng([HE_TASKS, s]))``,
 data that no earlier run drew."""
@@ -922,7 +923,8 @@ HE_DESIGN = HeDesign(
     claims=(
         "Deeper residual nets are not worse (He et al., §4.1): with shortcuts and 1/√L "
         f"branches, on a fresh task per seed, at rate {LR:g}, the training loss's fitted rise "
-        f"from {DEPTHS[0]} to {DEPTHS[-1]} layers stays below a factor 1.25, at each budget of "
+        f"from {DEPTHS[0]} to {DEPTHS[-1]} layers stays below a factor {10**HE_MARGIN:.2f}, at "
+        "each budget of "
         f"{' and '.join(map(str, HE_BUDGETS))} steps: each seed's rise (its slope of log-loss "
         "against log-depth, times the doublings spanned) against the margin, by a one-sided "
         "exact Wilcoxon signed-rank test at each budget (an intersection-union test).",
@@ -933,8 +935,9 @@ HE_DESIGN = HeDesign(
     alpha=ALPHA,
     margin=HE_MARGIN,
     margin_reason=(
-        "A net 12 times as deep whose training loss is a quarter higher (an RMS error about a "
-        "ninth higher) is one a practitioner would call no better, but not degraded in the "
+        f"A net {DEPTHS[-1] // DEPTHS[0]} times as deep whose training loss is "
+        f"{10**HE_MARGIN - 1:.0%} higher (an RMS error {10 ** (HE_MARGIN / 2) - 1:.0%} higher) "
+        "is one a practitioner would call no better, but not degraded in the "
         "sense He et al. describe, where the deeper plain net is plainly worse. Fixed before "
         "any run of this design, from what the claim is for, not from what the design can "
         "resolve."
@@ -1348,17 +1351,19 @@ def record(result: Result, *, command: str, note: str = "") -> dict[str, Any]:
     )  # fmt: skip
 
 
-def recorded(setup: Setup) -> tuple[dict[str, Any], Result]:
-    """The log's latest confirmation run of ``setup``, and its `Result` (`from_log`).
+def recorded(setup: Setup, *, purpose: str = "confirmation") -> tuple[dict[str, Any], Result]:
+    """The log's latest run of ``setup`` with that purpose, and its `Result` (`from_log`).
 
     Args:
-        setup: `FULL` (or `PAGE`).
+        setup: `FULL`, `HE` (or `PAGE`); with ``purpose="exploration"``, `HE_EXPLORATION` or
+            `HE_TUNED`.
+        purpose: ``"confirmation"`` or ``"exploration"``.
 
     Returns:
         ``(entry, result)``.
 
     Raises:
-        LookupError: the log has no confirmation run of ``setup`` yet.
+        LookupError: the log has no such run of ``setup`` yet.
     """
     from paperlens.experiments import log
 
@@ -1366,12 +1371,10 @@ def recorded(setup: Setup) -> tuple[dict[str, Any], Result]:
     found = [
         e
         for e in log.entries(NAME)
-        if e["purpose"] == "confirmation"
-        and e["config"] == wanted
-        and e["seeds"] == list(setup.seeds)
+        if e["purpose"] == purpose and e["config"] == wanted and e["seeds"] == list(setup.seeds)
     ]
     if not found:
-        raise LookupError(f"no confirmation run of this setup in the log yet: see `{COMMAND}`")
+        raise LookupError(f"no {purpose} run of this setup in the log yet: see `{COMMAND}`")
     return found[-1], from_log(found[-1], setup)
 
 
@@ -1590,33 +1593,13 @@ def _main_he(what: str, record_it: bool, command: str, jobs: int, store: Path) -
 def he_exploration() -> Result:
     """`HE_EXPLORATION` as the log recorded it, at `HE_BUDGETS` only: what `HE_DESIGN`'s sample
     size was chosen on."""
-    found = he_recorded(HE_EXPLORATION, purpose="exploration")[1]
+    found = recorded(HE_EXPLORATION, purpose="exploration")[1]
     keep = [found.setup.budgets.index(b) for b in HE_BUDGETS]
     return found._replace(
         setup=found.setup._replace(budgets=HE_BUDGETS),
         final_loss=found.final_loss[..., keep],
         half_loss=found.half_loss[..., keep],
     )
-
-
-def he_recorded(setup: Setup, *, purpose: str = "confirmation") -> tuple[dict[str, Any], Result]:
-    """The log's latest run of ``setup`` (`HE` or `HE_EXPLORATION`) with that purpose, and its
-    `Result` (`from_log`).
-
-    Raises:
-        LookupError: the log has no such run yet.
-    """
-    from paperlens.experiments import log
-
-    wanted = json.loads(json.dumps(config(setup)))
-    found = [
-        e
-        for e in log.entries(NAME)
-        if e["purpose"] == purpose and e["config"] == wanted and e["seeds"] == list(setup.seeds)
-    ]
-    if not found:
-        raise LookupError(f"no {purpose} run of this setup in the log yet: see `{COMMAND} he`")
-    return found[-1], from_log(found[-1], setup)
 
 
 if __name__ == "__main__":
