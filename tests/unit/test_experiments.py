@@ -204,6 +204,13 @@ def test_the_experiment_log_keeps_its_rule(name):
     assert xlog.audit(entries, confirmations=confirmed[name]) == []
 
 
+def test_the_conventions_that_could_hardly_fail_are_listed_as_descriptions():
+    listed = att.conventions_markdown(xlog.entries("attention_scaling")).splitlines()
+    for name in att.CONVENTIONS:
+        (line,) = [ln for ln in listed if ln.startswith(f"- **{att._math(name)}**")]
+        assert ("a description, not a test" in line) == (name in att.DESCRIBED), line
+
+
 def test_the_logged_tables_read_the_log():
     entries = xlog.entries("attention_scaling")
     listed = att.log_markdown(entries)

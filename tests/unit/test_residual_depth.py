@@ -175,6 +175,16 @@ def test_claims_become_a_list_and_designs_a_table():
     assert failed and all(f"FAILS: {c['statement']} ({c['evidence']})" in table for c in failed)
 
 
+def test_the_controls_claims_are_described_outside_the_family_at_the_level_fixed_before():
+    d = res.DESIGN
+    assert d.described == (5, 6) and d.tested == (1, 2, 3, 4)
+    assert d.alpha == cl.ALPHA / len(d.claims)  # the level fixed for six is not loosened
+    assert d.family_level == pytest.approx(4 * cl.ALPHA / 6) and d.family_level < cl.ALPHA
+    claim = cl.Claim("s", "t", 5, "p = 0.001", True, "")
+    text = res.claims_markdown([claim, claim], numbers=(4, 5))
+    assert "**Claim 4** holds" in text and "**Claim 5** (described, not tested" in text
+
+
 def test_the_plateau_criterion_is_a_factor_two_over_the_second_half(small_full):
     half = small_full.half_loss.copy()
     half[..., 0] = 3 * small_full.final_loss[..., 0]  # fell by a factor 3: not plateaued

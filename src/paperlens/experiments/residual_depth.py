@@ -337,9 +337,9 @@ class Design(NamedTuple):
     claims: tuple[str, ...]
     """Each claim in words, with the test that decides it and the run it is decided on."""
     alpha: float
-    """Each claim's level: `claims.ALPHA` divided by the number of claims (Bonferroni), so
-    that the chance that any claim holds by luck, when its null is true, is at most
-    `claims.ALPHA`."""
+    """Each claim's level: `claims.ALPHA` divided by the number of claims when the design was
+    fixed (Bonferroni), so that the chance that any claim holds by luck, when its null is true,
+    is at most `claims.ALPHA`."""
     exploration_seeds: tuple[int, ...]
     """The seeds the designs were explored on. A few of the log's runs used others (a dry run,
     and an earlier design's confirmation seeds); the log lists each run's seeds."""
@@ -355,6 +355,23 @@ class Design(NamedTuple):
     claims has at least 0.8: n = 16 for the build's claims 1 and 2, n = 18 for claims 3 to 6.
     (With n pairs the signed-rank test's smallest p-value is $2^{-n}$, so at the level
     0.01/6 claims 2 and 4 need n ≥ 10 even for the largest effect.)"""
+    described: tuple[int, ...] = ()
+    """The claims, by number, that could not have failed, and so are described rather than
+    tested. They were in the family when the design was fixed; a review after its confirmation
+    took them out. The others keep `alpha`, as fixed before the run (not loosened after it), so
+    the chance that any of them holds by luck is at most their number times `alpha`
+    (`family_level`)."""
+
+    @property
+    def tested(self) -> tuple[int, ...]:
+        """The numbers of the claims in the tested family: all but `described`."""
+        return tuple(i for i in range(1, len(self.claims) + 1) if i not in self.described)
+
+    @property
+    def family_level(self) -> float:
+        """The bound on the chance that any tested claim holds by luck: Bonferroni over
+        `tested`, each at `alpha`."""
+        return len(self.tested) * self.alpha
 
 
 _SPAN = f"over {', '.join(map(str, DEPTHS))} layers"
@@ -373,12 +390,12 @@ DESIGN = Design(
         f"Degradation, tuned and longer (log): claim 1 {_TUNED}, at every budget of {_BUDGETS} "
         "steps (an intersection-union test: each budget's test at the claim's level).",
         f"Shortcuts shrink it, tuned and longer (log): claim 2 {_TUNED}, at every budget.",
-        "The shortcut alone does not stop it (log): nets with shortcuts but the plain nets' own "
-        "starting weights (no 1/√L) also end with a loss that rises with depth: claim 1's "
-        f"test, {_TUNED}, {BUDGETS[0]} steps.",
-        "The 1/√L alone does not stop it (log): nets without shortcuts but with the residual "
-        "nets' starting weights also end with a loss that rises with depth: claim 1's test, "
-        f"{_TUNED}, {BUDGETS[0]} steps.",
+        "The shortcut alone (log): nets with shortcuts but the plain nets' own starting "
+        "weights (no 1/√L), whose signal blows up at initialisation, also end with a loss that "
+        f"rises with depth: claim 1's test, {_TUNED}, {BUDGETS[0]} steps.",
+        "The 1/√L alone (log): nets without shortcuts but with the residual nets' starting "
+        "weights, whose signal dies out at initialisation, also end with a loss that rises "
+        f"with depth: claim 1's test, {_TUNED}, {BUDGETS[0]} steps.",
     ),
     alpha=ALPHA / 6,
     exploration_seeds=tuple(range(12)),
@@ -388,6 +405,7 @@ DESIGN = Design(
         (16, (0.992, 0.88, 0.828, 0.735, 0.995, 1.0)),
         (18, (1.0, 0.892, 0.915, 0.838, 0.998, 1.0)),
     ),
+    described=(5, 6),
 )
 """The design of the page "ResNet's degradation problem".
 
@@ -397,7 +415,13 @@ v3's build confirmation (seeds 3000 to 3011) had been run when that was correcte
 fresh seeds for claims 1 and 2, and its own sample size: the paired test needs more seeds
 than the two-sample one did. The full sweep's seeds stay: a run of v3's full sweep on them had
 been started and stopped before it finished, and none of its numbers had been looked at (the
-full sweep's confirmation entry, the log's entry 15, says how that store was reused)."""
+full sweep's confirmation entry, the log's entry 15, says how that store was reused).
+
+Claims 5 and 6, on the control arms, could not have failed: each arm is broken at
+initialisation (the page's section 4). After the confirmation a review took them out of the
+tested family (`described`), and their words, "the shortcut alone does not stop it" and "the
+1/√L alone does not stop it" when the design was fixed, now say what breaks each arm instead;
+their tests and the log's records of them are unchanged."""
 
 
 class Confirmation(NamedTuple):
@@ -904,7 +928,7 @@ class HeDesign(NamedTuple):
     """Each claim's level. The claims are tested in a fixed sequence, the second only if the
     first holds, each at `claims.ALPHA`: the chance that any of them holds by luck, when its
     null is true, is then at most `claims.ALPHA`. (They are a family of their own, apart from
-    `DESIGN`'s six, decided on other seeds and other data.)"""
+    `DESIGN`'s, decided on other seeds and other data.)"""
     margin: float
     """`HE_MARGIN`."""
     margin_reason: str
@@ -1401,6 +1425,11 @@ def claims_markdown(found: Sequence[Claim | dict[str, Any]], *, numbers: Sequenc
     for number, claim in zip(numbers, found, strict=True):
         c = claim if isinstance(claim, dict) else claim._asdict()
         verdict = "holds" if c["holds"] else "**FAILS**"
+        if number in DESIGN.described:
+            verdict = (
+                "(described, not tested: its arm is broken at initialisation, so it could "
+                f"hardly have failed) {verdict}"
+            )
         items.append(
             f"- **Claim {number}** {verdict}: {c['statement']}.\n"
             f"    - Test: {c['test']}; n = {c['n']}.\n"
