@@ -160,6 +160,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "searchable: run only on pages in the search index (not the 404 page)"
     )
+    config.addinivalue_line(
+        "markers",
+        "on_screen: not on the print edition's pages, which repeat their section's pages (each "
+        "checked on its own) to be printed",
+    )
     shared = os.environ.get(SESSION_ENV)
     folder = Path(shared) if shared else Path(tempfile.mkdtemp(prefix="paperlens-session-"))
     builds = Builds(folder, owner=not shared)
@@ -389,6 +394,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         # text is the other pages'; sitekit.print_edition).
         unsearched = {NOT_FOUND_PAGE, *PRINT_PAGES}
         pages = [p for p in pages if p not in unsearched]
+    if metafunc.definition.get_closest_marker("on_screen"):
+        # The checks of what only a screen shows (the dark palette, a phone's width): the print
+        # edition's pages are the section's pages, checked there figure by figure, set for
+        # paper; their own parts (contents, links) are checked in the light palette.
+        pages = [p for p in pages if p not in PRINT_PAGES]
     metafunc.parametrize("site_page", pages, ids=_page_id, scope="module")
 
 

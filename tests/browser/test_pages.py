@@ -267,6 +267,7 @@ SHOWN_IMAGES = """async () => {
 }"""
 
 
+@pytest.mark.on_screen
 def test_dark_palette_shows_dark_figures_without_filters(visit):
     page = visit.page
     set_palette(page, "default")
@@ -292,6 +293,7 @@ def test_dark_palette_shows_dark_figures_without_filters(visit):
     assert not visit.errors, "\n".join(visit.errors)
 
 
+@pytest.mark.on_screen
 def test_axe_colours_in_dark_palette(visit, axe_source, axe_dark_options):
     """The colour rule of WCAG 2.1 AA again, dark palette, with every card open."""
     set_palette(visit.page, "slate")

@@ -45,6 +45,7 @@ def phone(phone_tabs, base_url, site_page, site_pages):
     return phone_tabs.visit_in_order(base_url, site_page, site_pages)
 
 
+@pytest.mark.on_screen
 @pytest.mark.parametrize("palette", ["default", "slate"])
 def test_figures_are_drawn_at_three_quarters_of_their_size_or_more(phone, palette):
     page = phone.page
