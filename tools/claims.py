@@ -247,6 +247,40 @@ def table(configs: list[Config]) -> tuple[str, bool]:
     return "\n".join(lines), ok
 
 
+def write_verdicts(configs: list[Config], command: str, commit: str) -> None:
+    """Write every configuration's verdict on each page claim to the file the Reproduce pages
+    read (`paperlens.experiments.log.KERNELS`), so that the site shows what this run found."""
+    from paperlens.experiments import log
+
+    runs = [c for c in configs if isinstance(c.results["claims"], list)]
+    first = runs[0].results["claims"] if runs else []
+    assert isinstance(first, list)
+    claims = []
+    for i, claim in enumerate(first):
+        verdicts = {}
+        for c in runs:
+            found = c.results["claims"]
+            assert isinstance(found, list)
+            if i < len(found):
+                verdicts[c.name] = [bool(found[i]["holds"]), str(found[i]["evidence"])]
+        claims.append(
+            {
+                "experiment": claim["experiment"],
+                "statement": claim["statement"],
+                "verdicts": verdicts,
+            }
+        )
+    run = {
+        "date": time.strftime("%Y-%m-%d"),
+        "commit": commit,
+        "command": command,
+        "native": native_kernel(),
+        "configurations": [c.name for c in configs],
+        "claims": claims,
+    }
+    log.KERNELS.write_text(json.dumps(run, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def _commit() -> str:
     """The commit the run is at, and whether the library had uncommitted changes."""
     head = subprocess.run(
@@ -300,6 +334,8 @@ def main() -> int:
         full = jobs[0].result() if jobs else None
     text, ok = table(done)
     print(text)
+    if args.experiments == EXPERIMENTS:  # every page's claims: what the pages show
+        write_verdicts(done, command, _commit())
     for c in done:
         if not isinstance(c.results["claims"], list):
             print(f"\n{c.name}: the experiments failed:\n{c.results['claims']}")

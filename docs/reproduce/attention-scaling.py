@@ -891,6 +891,13 @@ this CPU can execute. Every claim must hold each time.
 # %%
 assert all(claim.holds for claim in claims)
 
+# %% tags=["hide-input"]
+Markdown(
+    "<details><summary>Under every BLAS kernel</summary>\n\n"
+    + exp._math(log.kernels_markdown("attention_scaling"))
+    + "\n</details>"
+)
+
 # %% [markdown]
 # ## How the design was fixed
 #

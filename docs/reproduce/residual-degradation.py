@@ -1371,6 +1371,13 @@ Markdown(
     )
 )
 
+# %% tags=["hide-input"]
+Markdown(
+    "<details><summary>Under every BLAS kernel</summary>\n\n"
+    + log.kernels_markdown(exp.NAME)
+    + "\n</details>"
+)
+
 # %% [markdown]
 # ## Every design tried
 #

@@ -301,3 +301,67 @@ def _seed_range(seeds: Sequence[int]) -> str:
     if seeds and list(seeds) == list(range(seeds[0], seeds[0] + len(seeds))) and len(seeds) > 2:
         return f"{seeds[0]}–{seeds[-1]} ({len(seeds)})"
     return ", ".join(map(str, seeds))
+
+
+KERNELS = LOG_DIR / "kernels.json"
+"""The verdicts of the last ``make claims`` (``tools/claims.py``), which reruns each
+experiment's build claims under every BLAS kernel the CPU could run: written by it, read by the
+pages (`kernels_markdown`), so that "holds under every kernel" can be audited from the site."""
+
+
+def kernels_markdown(experiment: str, *, path: Path = KERNELS) -> str:
+    """What the last ``make claims`` found for one experiment's claims, kernel by kernel.
+
+    Args:
+        experiment: the experiment's name, as in the log (``residual_depth``).
+        path: the file ``make claims`` wrote.
+
+    Returns:
+        A paragraph, and a list with one item per claim: how many configurations it held
+        under, and the evidence under each.
+
+    Examples:
+        >>> import json, tempfile
+        >>> from pathlib import Path
+        >>> from paperlens.experiments import log
+        >>> found = {"date": "2026-12-06", "commit": "commit abc1234", "native": "Haswell",
+        ...          "command": "python tools/claims.py", "configurations": ["Prescott", "Haswell"],
+        ...          "claims": [{"experiment": "demo", "statement": "it rises",
+        ...                      "verdicts": {"Prescott": [True, "p = 0.001"],
+        ...                                   "Haswell": [True, "p = 0.002"]}}]}
+        >>> path = Path(tempfile.mkdtemp()) / "kernels.json"
+        >>> _ = path.write_text(json.dumps(found))
+        >>> print(log.kernels_markdown("demo", path=path).splitlines()[-1])
+        - It rises: holds under 2 of 2 (Prescott: p = 0.001; Haswell: p = 0.002).
+    """
+    if not path.is_file():
+        return "*No run of `make claims` is recorded yet.*"
+    found = json.loads(path.read_text(encoding="utf-8"))
+    configurations = found["configurations"]
+    claims = [c for c in found["claims"] if c["experiment"] == experiment]
+    if not claims:
+        return f"*The last `make claims` ({found['date']}) recorded no claim of {experiment}.*"
+    items = []
+    for claim in claims:
+        verdicts = claim["verdicts"]
+        held = sum(bool(verdicts[c][0]) for c in configurations if c in verdicts)
+        each = "; ".join(
+            f"{c}: {verdicts[c][1] if verdicts[c][0] else 'FAILS, ' + verdicts[c][1]}"
+            for c in configurations
+            if c in verdicts
+        )
+        statement = claim["statement"][:1].upper() + claim["statement"][1:]
+        items.append(f"- {statement}: holds under {held} of {len(configurations)} ({each}).")
+    every = all(
+        bool(v[0]) and len(c["verdicts"]) == len(configurations)
+        for c in claims
+        for v in c["verdicts"].values()
+    )
+    head = (
+        f"The last `make claims` ran on {found['date']} at {found['commit']} "
+        f"(`{found['command']}`; native kernel {found['native']}). It reran the "
+        f"{len(claims)} claims below under {len(configurations)} BLAS configurations, "
+        f"{', '.join(configurations)}: "
+        + ("every one held under each." if every else "not every one held.")
+    )
+    return head + "\n\n" + "\n".join(items)
