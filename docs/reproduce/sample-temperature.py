@@ -50,6 +50,7 @@ fig = Figure(figsize=(6, 2.6), layout="constrained")
 ax = fig.subplots()
 for key, colour in zip(range(len(scores)), ("#0072B2", "#D55E00", "#009E73"), strict=True):
     ax.plot(temperatures, weights[:, key], marker="o", color=colour, label=f"score {scores[key]:g}")
+
 ax.set_xscale("log", base=2)
 ax.set_xlabel("temperature $T$")
 ax.set_ylabel("weight")

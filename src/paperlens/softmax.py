@@ -112,7 +112,7 @@ def softmax_backward(w: ArrayLike, grad: ArrayLike, *, axis: int = -1) -> FloatA
         >>> from paperlens import softmax_backward
         >>> softmax_backward([0.5, 0.5], [1.0, 0.0])
         array([ 0.25, -0.25])
-        >>> softmax_backward([0.5, 0.5], [1.0, 1.0])  # adding c to every s changes nothing
+        >>> softmax_backward([0.5, 0.5], [1.0, 1.0])  # equal at every weight: nothing passes back
         array([0., 0.])
     """
     w = as_real_array(w, "w")

@@ -11,7 +11,7 @@ $E[Y_i^2] E[Y_j^2]$, so
 
 $$\mathrm{Var}(s) = c^2 d_k, \qquad E[s^4] = c^4 (3 d_k^2 + 6 d_k).$$
 
-The sample variance of n scores then has standard error
+The sample variance of n scores then has standard error, to leading order in 1/n,
 $\sqrt{(\mu_4 - \sigma^4)/n} = c^2 \sqrt{(2 d_k^2 + 6 d_k)/n}$, which gives honest tolerances:
 "the sampled variance is within 4 standard errors of $d_k$".
 """

@@ -3,19 +3,34 @@ Python (no pytest, no sitekit) on a downloaded notebook, it prints, as JSON, one
 ``[code, what the page shows, what the interpreter printed]`` for every cell whose page shows
 an output (``metadata["paperlens"]["shows"]``, `sitekit.notebooks.doctest_cells`).
 
-Every top-level statement is compiled in ``"single"`` mode, as the interactive interpreter
-compiles what is typed at its prompt, so every expression statement's value is echoed by
-``sys.displayhook`` exactly as ``python3`` echoes it.
+Each cell is pasted line by line into `code.InteractiveConsole`, the standard library's copy of
+the interactive interpreter's loop (``python3`` without a script): a line is compiled in
+``"single"`` mode, so every expression statement's value is echoed by ``sys.displayhook``, and a
+compound statement ends only at a blank line, so a statement pasted straight after one is a
+syntax error, as it is at the prompt. A cell ends with an empty line, the reader's Enter. An
+error the interpreter prints (a syntax error, or an exception) is reported as the cell's failure.
 """
 
-import ast
+import code
 import contextlib
 import io
 import json
 import sys
 
+
+class Console(code.InteractiveConsole):
+    """The interactive interpreter, keeping the errors it would print to the reader."""
+
+    def __init__(self, namespace: dict[str, object]) -> None:
+        super().__init__(namespace, filename="<stdin>")
+        self.errors: list[str] = []
+
+    def write(self, data: str) -> None:  # where the console prints tracebacks
+        self.errors.append(data)
+
+
 notebook = json.loads(open(sys.argv[1], encoding="utf-8").read())
-namespace = {"__name__": "__main__"}
+console = Console({"__name__": "__main__"})
 compared = []
 for cell in notebook["cells"]:
     if cell["cell_type"] != "code":
@@ -24,8 +39,13 @@ for cell in notebook["cells"]:
     shows = cell.get("metadata", {}).get("paperlens", {}).get("shows")
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        for statement in ast.parse(source).body:
-            exec(compile(ast.Interactive([statement]), "<stdin>", "single"), namespace)
+        for line in [*source.splitlines(), ""]:
+            console.push(line)
+    if console.errors:
+        sys.exit(
+            f"pasting this cell into python3 prints an error:\n{source}\n\n"
+            + "".join(console.errors)
+        )
     if shows is not None:
         compared.append([source, shows, printed.getvalue()])
 json.dump(compared, sys.stdout)

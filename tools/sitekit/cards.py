@@ -166,7 +166,9 @@ def review_markdown(cards: list[Card]) -> str:
         "# Review: every recall card",
         "",
         f"All {len(cards)} recall cards and self-test questions of the site, in reading order."
-        " Answer each one aloud before you open it. The same cards are in"
+        " Answer each one aloud before you open it. Code in a card continues its page's code"
+        " (the page's imports and setup, such as the self-test's `answers = {}`): to run it,"
+        " follow the heading's link. The same cards are in"
         f" [an Anki deck]({DECK_FILE}) (in Anki, *File → Import*)[^deck], and in"
         f" [a CSV file]({DECK_CSV}) for other flashcard apps.",
         "",

@@ -164,7 +164,8 @@ def footer(outcome: Outcome | None, notebook_cells: int | None = None) -> str:
         text = (
             f"{examples} on this page {'was' if n == 1 else 'were'} checked when it was built, "
             f"with {_versions()}: {outcome.passed} ran and passed, and {skipped} "
-            f"{'was' if skipped == 1 else 'were'} skipped, with the reason given beside it."
+            f"{'was' if skipped == 1 else 'were'} skipped on purpose, its reason written in the "
+            "page's source."
         )
     else:
         text = f"{examples} on this page ran and passed when it was built, with {_versions()}."

@@ -33,7 +33,7 @@ def make_figure(style, layout):
     for i, v in enumerate(long):
         right.add_patch(Rectangle((0, -i - 1), 1, 1, facecolor=style.paper, edgecolor=style.edge))
         right.text(0.5, -i - 0.5, num(v), ha="center", va="center", fontsize=12)
-        right.text(-0.15, -i - 0.5, f"$x_{i + 1}$", ha="right", va="center", color=style.muted)
+        right.text(-0.15, -i - 0.5, f"$q_{i + 1}$", ha="right", va="center", color=style.muted)
     right.text(1.25, -2, f"$d_k = {long.size}$\nnumbers", va="center", color=style.blue)
     right.set_xlim(-0.9, 2.6)
     right.set_ylim(-4.3, 0.3)
@@ -44,6 +44,6 @@ def make_figure(style, layout):
         f"Left: the vector x = {vec(x)} drawn as an arrow from the origin, with dotted lines "
         f"showing its entries x₁ = {num(x[0])} along the horizontal axis and x₂ = {num(x[1])} "
         f"along the vertical. Right: a vector of {long.size} numbers, {nums(long)}, drawn as a "
-        f"column of {long.size} boxes labelled x₁ to x{sub(long.size)}, with d_k = {long.size}."
+        f"column of {long.size} boxes labelled q₁ to q{sub(long.size)}, with d_k = {long.size}."
     )
     return pl.show(fig, alt)

@@ -35,13 +35,15 @@ def make_figure(style, layout):
         )
     axes[-1].set_xlabel("score q·k  (q, k with entries drawn from N(0, 1))")
     axes[-1].set_xlim(-30, 30)
-    (d1, d2, d3), (s1, s2, s3) = D_KS, spreads
+    (d1, d2, d3), (s1, s2, s3) = D_KS, [round(s, 1) for s in spreads]  # as the text shows them
     low, high = extremes[-1]
+    left, right = axes[-1].get_xlim()
+    cut = " (the axis is cut at its ends)" if low < left or high > right else ""
     alt = (
         f"Three histograms of {N:,} scores each on one shared horizontal axis from "
         f"{num(bins[0])} to {num(bins[-1])}. For d_k = {d1} the scores form a narrow spike at "
         f"zero (standard deviation {s1:.1f}); for d_k = {d2} a bell {s2 / s1:.1f} times wider "
         f"({s2:.1f}); for d_k = {d3} a broad bell ({s3:.1f}) whose samples reach {num(low, '.1f')} "
-        f"and {num(high, '.1f')}."
+        f"and {num(high, '.1f')}{cut}."
     )
     return pl.show(fig, alt)

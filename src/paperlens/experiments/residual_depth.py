@@ -987,6 +987,19 @@ CONFIRMATIONS += (
         "He et al.'s claim for the residual nets, a fresh task per seed (section 6)",
     ),
 )  # fmt: skip
+HE_REPLICATIONS = tuple(
+    HE._replace(seeds=tuple(range(first, first + len(HE.seeds)))) for first in (9000, 10000, 11000)
+)
+"""`HE_DESIGN` run again, unchanged, on three blocks of fresh seeds, each seed with its own task:
+replications asked by a review after the confirmation (the reviewer had run them first). Each is
+a confirmation run of the design, and the page reports how many held beside the first."""
+CONFIRMATIONS += tuple(
+    Confirmation(
+        HE_DESIGN.name, "7 and 8", s.seeds,
+        "a replication of the He et al. design on fresh seeds and tasks, asked by a review",
+    )
+    for s in HE_REPLICATIONS
+)  # fmt: skip
 HE_TUNED = HE._replace(lrs=LRS)
 """`HE` at every rate of the full sweep's grid, on the same seeds and tasks: a description made
 after the confirmation, at a reviewer's request (each net's best rate, as claims 3 to 6 take
@@ -1491,7 +1504,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=COMMAND, description=main.__doc__)
     parser.add_argument(
         "what",
-        choices=["page", "full", "explore", "power", "he-explore", "he-power", "he", "he-tuned"],
+        choices=[
+            "page",
+            "full",
+            "explore",
+            "power",
+            "he-explore",
+            "he-power",
+            "he",
+            "he-tuned",
+            "he-replicate",
+        ],  # fmt: skip
     )
     parser.add_argument("--record", action="store_true", help="append the run to the log")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
@@ -1568,7 +1591,6 @@ def _main_he(what: str, record_it: bool, command: str, jobs: int, store: Path) -
     """``he-explore``, ``he-power`` and ``he`` (`main`): `HE_DESIGN`'s exploration, its
     sample-size argument, and its confirmation."""
     import subprocess
-    import time
 
     from paperlens.experiments import log
 
@@ -1590,12 +1612,31 @@ def _main_he(what: str, record_it: bool, command: str, jobs: int, store: Path) -
             )  # fmt: skip
         return 0
     exploring = what in ("he-explore", "he-tuned")
-    setup = {"he-explore": HE_EXPLORATION, "he-tuned": HE_TUNED}.get(what, HE)
-    if not setup.seeds:
-        raise SystemExit("HE_DESIGN has no confirmation seeds yet: fix the design first")
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
     ).stdout.strip()
+    if what == "he-replicate":
+        each = [
+            _run_he(setup, what, record_it, command, jobs, store, exploring, commit)
+            for setup in HE_REPLICATIONS
+        ]
+        return 0 if all(each) else 1
+    setup = {"he-explore": HE_EXPLORATION, "he-tuned": HE_TUNED}.get(what, HE)
+    if not setup.seeds:
+        raise SystemExit("HE_DESIGN has no confirmation seeds yet: fix the design first")
+    held = _run_he(setup, what, record_it, command, jobs, store, exploring, commit)
+    return 0 if exploring or held else 1
+
+
+def _run_he(
+    setup: Setup, what: str, record_it: bool, command: str, jobs: int, store: Path,
+    exploring: bool, commit: str,
+) -> bool:  # fmt: skip
+    """Run one setup of `HE_DESIGN`, print its claims, record it if asked; whether all held."""
+    import time
+
+    from paperlens.experiments import log
+
     start = time.perf_counter()
     result = run(setup, jobs=jobs, store=store)
     seconds = time.perf_counter() - start
@@ -1614,9 +1655,12 @@ def _main_he(what: str, record_it: bool, command: str, jobs: int, store: Path) -
                 "he-tuned": "After the confirmation, at a reviewer's request: its seeds and tasks "
                 "at every rate of the grid, to see the claims with each net's best rate. A "
                 "description on seeds already used; it decides nothing.",
+                "he-replicate": "A replication of the design, unchanged since its confirmation, "
+                "on fresh seeds and tasks, asked by a review after the confirmation (the "
+                f"reviewer had run it first); run at commit {commit}.",
             }.get(what, f"the design fixed in commit {commit}"),
         )  # fmt: skip
-    return 0 if exploring or all(c.holds for c in found) else 1
+    return all(c.holds for c in found)
 
 
 def he_exploration() -> Result:
