@@ -105,8 +105,9 @@ loss, since the claim is about training error. With {setup.n} examples in
 {setup.d_in} dimensions the target is nearly arbitrary at this sample size: predicting each
 example's target by its nearest neighbour's, among the others, gives a mean squared error
 of {neighbour_mse:.2f}, worse than predicting 0 ({np.mean(y0**2):.2f}). So the training loss
-here measures how fast a net memorises near-arbitrary targets, not how well it learns a function that generalises,
-unlike on He et al.'s image data. The nets have width {setup.width} and depth
+here measures how fast a net memorises near-arbitrary targets, not how well it learns a
+function that generalises, unlike on He et al.'s image data. The nets have width
+{setup.width} and depth
 $L$ = {", ".join(map(str, setup.depths))}, the number of blocks $F_l$, which the text calls
 "layers" and the figures "depth $L$" (counted another way, a net of depth $L$ has
 $L + 1$ hidden ReLU layers and $L + 2$ weight layers, the count He et al. use), and train by
