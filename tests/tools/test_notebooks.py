@@ -126,6 +126,13 @@ def test_each_output_a_page_shows_ends_a_cell_that_keeps_it():
     assert shows == ["0.125\n", "-1.38\n", "0.125\n-1.5\n", None]
 
 
+def test_a_compound_statement_ends_with_an_empty_line_before_more_code_in_its_cell():
+    """As at the ``>>>`` prompt: pasted into ``python3``, the cell must end the loop first
+    (doctest drops a comment-only line, so the comment does not reach the cell)."""
+    source = ">>> for v in (1, 2):\n...     w = v\n>>> # a comment\n>>> w\n2\n"
+    assert notebooks.doctest_cells(source) == [("for v in (1, 2):\n    w = v\n\nw\n", "2\n")]
+
+
 def test_what_a_kernel_printed_is_read_beside_what_the_page_shows():
     cell = {
         "cell_type": "code",

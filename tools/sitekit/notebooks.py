@@ -82,12 +82,18 @@ def doctest_cells(source: str) -> list[tuple[str, str | None]]:
 
     Each example whose output the page shows ends a cell, so that the cell's last value is that
     output (Jupyter displays only a cell's last value); examples that show nothing join the
-    next cell. The output is as the page writes it (``<BLANKLINE>`` as an empty line).
+    next cell. The output is as the page writes it (``<BLANKLINE>`` as an empty line). A
+    compound statement (a ``def``, a loop) followed by more code in its cell gets an empty line
+    after it, as at the ``>>>`` prompt, so that the cell pasted into ``python3`` ends it first.
     """
     cells: list[tuple[str, str | None]] = []
     code: list[str] = []
+    compound = False  # the cell's last statement so far is a compound one
     for example in doctest.DocTestParser().get_examples(source):
+        if code and compound:
+            code.append("\n")
         code.append(example.source)
+        compound = any(line[:1].isspace() for line in example.source.splitlines()[1:])
         if example.want:
             want = example.want.replace("<BLANKLINE>", "")
             cells.append(("".join(code), want))
