@@ -428,7 +428,7 @@ so = summaries["outcome"]
 names = {
     "frobenius": "$\\lVert J \\rVert_F$ (claim 2's)",
     "one random g": "$\\lVert J g \\rVert$ (one random unit $g$ per draw)",
-    "operator": "the operator norm $\\lVert J \\rVert_2$ (the worst direction)",
+    "operator": "the operator norm $\\lVert J \\rVert_2$ (the direction of largest gain)",
 }
 at_cross = {k: so[f"crossing of one half, {k}"] for k in names}
 sd = so["d_ks"]
@@ -980,7 +980,7 @@ Summarised by $\\lVert J \\rVert_F$, the gradient averaged over upstream directi
 typical draw passes back less gradient to its scores than the scaled one from
 $d_k \\approx {jacobian_at:.0f}$ on, far less at large $d_k$ (the median ratio is
 {med.estimate:.1e} at $d_k = {d[last]:g}$); with one random upstream direction the crossing is
-near {at_cross["one random g"]:.0f}, in the worst direction near {at_cross["operator"]:.0f}.
+near {at_cross["one random g"]:.0f}, in the direction of largest gain near {at_cross["operator"]:.0f}.
 With $\\pm 1$ components, which footnote 4 allows as well, the two crossings lie {rad_w} and
 {rad_j}: where they lie depends on the distribution and the summary. That they exist holds
 for every distribution footnote 4 allows whose components are also identically distributed,
