@@ -981,10 +981,11 @@ typical draw passes back less gradient to its scores than the scaled one from
 $d_k \\approx {jacobian_at:.0f}$ on, far less at large $d_k$ (the median ratio is
 {med.estimate:.1e} at $d_k = {d[last]:g}$); with one random upstream direction the crossing is
 near {at_cross["one random g"]:.0f}, in the direction of largest gain near
-{at_cross["operator"]:.0f}. With $\\pm 1$ components, which footnote 4 allows as well, the two crossings lie {rad_w} and
-{rad_j}: where they lie depends on the distribution and the summary. That they exist holds
-for every distribution footnote 4 allows whose components are also identically distributed,
-by an argument (this page measures only these two; with components of different
+{at_cross["operator"]:.0f}. With $\\pm 1$ components, which footnote 4 allows as well, the
+two crossings lie {rad_w} and {rad_j}: where they lie depends on the distribution and the
+summary. That they exist holds for every distribution footnote 4 allows whose components are
+also identically distributed, by an argument (this page measures only these two; with
+components of different
 distributions the central limit theorem can fail, and with it the crossings): given $q$, a
 query's scores $q \\cdot k_j$ over the keys, divided by
 $\\sqrt{{d_k}}$, tend to independent normals as $d_k$ grows (the central limit theorem),
