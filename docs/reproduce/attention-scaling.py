@@ -715,8 +715,9 @@ they do not. The verdicts agree; the sizes are sizes at the chosen rates.
   the margin; the others between {outlier[0]:+.2f} and {outlier[-2]:+.2f}): the shift is not the
   same on every seed. In the full sweeps (*log*) the unscaled layer ends
   worse on {int((full_small > 0).sum())} of {full_small.size} seeds, by a shift of {shift}, a
-  factor {10**shift.estimate:.1f}: inside the margin, and systematic. It comes from the rates
-  chosen: there the scaled layer chose $k = {k_small[0]:g}$ and the unscaled one
+  factor {10**shift.estimate:.1f}: inside the margin, and systematic. It likely comes from the
+  rates chosen (not tested: no run compared the two at one rate of that grid): there the scaled
+  layer chose $k = {k_small[0]:g}$ and the unscaled one
   $k = {k_small[1]:g}$, half a step apart, which only the finer grid offers. The margin was
   sized to the page's grid, a factor 2 apart; the finer grid resolves a difference the margin
   absorbs. So the full sweeps' shift, a factor {10**shift.estimate:.1f} (interval
@@ -1009,8 +1010,9 @@ no claim compared the tuned layers' final losses at $d_k = 16$). At
 $d_k = {large_dk}$, after {setup.steps} steps, it ends far worse on {int((~near(page_large)).sum())}
 of {page_large.size} seeds and within a factor 10 on the rest; kept at its rate and trained
 longer, the median seed catches up and some seeds
-stay stuck. With the cross-entropy it ends *lower*, because its scores grow larger, not because
-it fits better (a description measured after the confirmation, on its test seeds). And the
+stay stuck. With the cross-entropy it ends *lower*, consistent with its scores growing larger
+rather than with a better fit (a description measured after the confirmation, on its test
+seeds). And the
 division is a reparametrisation: under gradient descent, and under Adam with per-layer
 settings, the scaled layer *is* an unscaled one started smaller, bit for bit where
 $d_k^{{1/4}}$ is a power of two.

@@ -190,6 +190,8 @@ skew_p = [  # D'Agostino's test of zero skewness: plain, residual, their differe
 ]
 assert min(skew_p) > 0.05  # "none ... differs from 0 at the 5% level"
 n_page, n_full = len(setup.seeds), len(exp.FULL.seeds)
+pilot = len(design.exploration_seeds)
+distinct = pilot * (1 - (1 - 1 / pilot) ** n_full)  # expected distinct seeds in a resample
 power = dict(design.power)
 Markdown(
     "\n".join(
@@ -236,7 +238,8 @@ each claim would then hold (`exp.power`): with {n_page} seeds, claims 1 and 2 ho
 {min(power[n_page][:2]):.0%} or more of the resamples; with {n_full}, claims 3 to 6 in
 {min(power[n_full][2:]):.0%} or more. The design asked for at least 80% for every claim.
 Each resample draws {n_page} or {n_full} seeds with replacement from the
-{len(design.exploration_seeds)} exploration seeds, so it repeats seeds, and every estimate
+{len(design.exploration_seeds)} exploration seeds, so it repeats seeds (a resample of
+{n_full} holds about {distinct:.1f} distinct ones on average), and every estimate
 rests on those {len(design.exploration_seeds)} pilot seeds, whose own uncertainty these
 estimates do not include: they are a rough guide, not a guarantee of 80%.
 

@@ -6,10 +6,10 @@ $$\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_
 
 Each query (a row of Q) is compared with every key (a row of K); the softmax turns the scores
 into weights over the keys, and the output row is that weighted average of the rows of V. The
-paper divides by $\sqrt{d_k}$, and gives its reason as a suspicion ("We suspect ..."): for q
-and k with independent components of mean 0 and variance 1, the score $q \cdot k$ has variance
-$d_k$, and large scores push the softmax "into regions where it has extremely small
-gradients".
+paper divides by $\sqrt{d_k}$, and gives its reason as a suspicion ("We suspect ..."): large
+scores push the softmax "into regions where it has extremely small gradients". Its footnote 4
+shows why the scores are large: for q and k with independent components of mean 0 and
+variance 1, the score $q \cdot k$ has variance $d_k$.
 
 Shapes: Q ``(..., n_q, d_k)``, K ``(..., n_k, d_k)``, V ``(..., n_k, d_v)``; the leading batch
 dims ``...`` broadcast as in NumPy.

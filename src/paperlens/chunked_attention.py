@@ -18,7 +18,7 @@ Only one block of scores exists at a time: one buffer, allocated once per call a
 every block, as are the running sums and the queries, scaled once. A mask is applied block by
 block, through one block of bools also made once, so it is never expanded to the table, and
 ``causal=True`` needs no mask array at all. Within the loop only vectors of one number per
-query row are made.
+query row, or per key of a block, are made.
 """
 
 from __future__ import annotations

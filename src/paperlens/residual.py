@@ -8,7 +8,9 @@ $$H(x) = F(x) + x.$$
 
 He et al. argue that if the identity is (nearly) optimal, pushing F towards zero is easier than
 fitting the identity with a stack of nonlinear layers. The shortcut's share of the gradient
-passes back unchanged: $\partial H/\partial x = \partial F/\partial x + I$. In the paper's
+passes back unchanged: $\partial H/\partial x = \partial F/\partial x + I$ (for the sum; the
+ReLU the paper applies after it, below, gates this path, which He et al.'s later
+pre-activation design removes). In the paper's
 two-layer example $F(x) = W_2\,\sigma(W_1 x)$, ending in a weight layer. Its Eq. 1 is the sum
 alone, $y = F(x, \{W_i\}) + x$; later in the same paragraph it applies a ReLU to the sum,
 $\sigma(y)$ (and Fig. 2 draws it), and where F changes the shape the shortcut carries a

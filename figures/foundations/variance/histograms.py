@@ -58,7 +58,7 @@ def make_figure(style, layout):
     alt = (
         f"Two histograms on the same scales, horizontal from {num(bins[0])} to {num(bins[-1])} "
         f"and vertical from 0 to {1.1 * peaks[1]:.2f}. "
-        f"Top: {N:,} samples of one score q·k with d_k = {D_K}, a wide bell matching the normal "
+        f"Top: {N:,} samples of one score q·k with d_k = {D_K}, a wide bell close to the normal "
         f"curve N(0, {D_K}), sampled variance {raw_var:.1f}, so low that it peaks at "
         f"{peaks[0]:.3f}. Bottom: {N:,} more such scores "
         f"divided by √{D_K} = {np.sqrt(D_K):g}, a narrow bell matching N(0, 1), sampled "

@@ -382,7 +382,8 @@ DESIGN = Design(
     name="v4",
     claims=(
         f"Degradation (build): without shortcuts, the training loss after {BUDGETS[0]} steps "
-        f"at rate {LR:g} rises with depth {_SPAN}. Page's L test, exact, one-sided.",
+        f"at rate {LR:g} rises with depth {_SPAN}. Page's L test, exact under within-seed "
+        "exchangeability, one-sided.",
         "Shortcuts with 1/√L branches shrink it (build): at the same rate and budget, the loss "
         "rises less steeply "
         "with shortcuts and 1/√L branches: each net's slope of log-loss against log-depth, "
