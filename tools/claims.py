@@ -286,9 +286,13 @@ def _commit() -> str:
     head = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
     ).stdout.strip()
+    from paperlens.experiments import log
+
+    verdicts = log.KERNELS.relative_to(ROOT).as_posix()  # this run's own output
     dirty = subprocess.run(
-        ["git", "status", "--porcelain", "src"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
+        ["git", "status", "--porcelain", "src", f":(exclude){verdicts}"],
+        cwd=ROOT, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
     return f"commit {head}" + (" with uncommitted changes in src/" if dirty else "")
 
 
