@@ -103,8 +103,8 @@ Markdown(
 $x \\sim N(0, I_{{{setup.d_in}}})$ and a wiggly target, a sum of {wave["n_waves"].default}
 sines $\\sin(x \\cdot w_m)$ of random directions $w_m \\sim
 N(0, {wave["frequency"].default:g}^2 I)$, scaled to variance about 1. The loss is the mean
-squared error (`pl.mse_loss`, with no $\\tfrac12$), so a loss of 1 means "learned nothing". We measure only *training*
-loss, since the claim is about training error. With {setup.n} examples in
+squared error (`pl.mse_loss`, with no $\\tfrac12$), so a loss of 1 means "learned nothing".
+We measure only *training* loss, since the claim is about training error. With {setup.n} examples in
 {setup.d_in} dimensions the target is nearly arbitrary at this sample size: predicting each
 example's target by its nearest neighbour's, among the others, gives a mean squared error
 of {neighbour_mse:.2f}, worse than predicting 0 ({np.mean(y0**2):.2f}). So the training loss
