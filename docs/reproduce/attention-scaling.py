@@ -143,8 +143,8 @@ Markdown(
     f"""**How the claims are decided.** Each claim below was written down before the run that
 decides it: its margin, window and sizes in `exp.DESIGN`, its statement and the test deciding
 it in `exp.claims` and `paperlens.experiments.claims`, its level `claims.ALPHA`. Each that is
-a test (all but the identities
-and the two descriptions below) is one-sided at the level {alpha:g}, on draws and seeds that no design choice saw;
+a test (all but the identities and the two descriptions below) is one-sided at the level
+{alpha:g}, on draws and seeds that no design choice saw;
 [Checking a claim honestly](checking-claims.md) explains the tests. One thing changed after
 the confirmation: the signed-rank test, which the confirmation ran with
 `scipy.stats.wilcoxon` (the log's
