@@ -1434,8 +1434,10 @@ def _conditions() -> dict[int, tuple[str, str]]:
     words, so they are not changed in `_decide` or `he_claims`)."""
     budgets = " and ".join(map(str, HE_BUDGETS))
     he = f"at every budget [{budgets} steps, at the one rate {LR:g}; each seed's fitted trend]"
+    longer = " and ".join(map(str, BUDGETS[1:]))
     return {
         2: ("shortcuts shrink it", "shortcuts [with 1/√L branches] shrink it"),
+        3: ("longer training", f"longer training [budgets of {longer} steps]"),
         4: ("shortcuts shrink it", "shortcuts [with 1/√L branches] shrink it"),
         7: ("at every budget", he),
         8: ("at every budget", he),
