@@ -19,33 +19,48 @@ import sys
 
 
 class Console(code.InteractiveConsole):
-    """The interactive interpreter, keeping the errors it would print to the reader."""
+    """The interactive interpreter, keeping the errors it would print to the reader; with
+    ``run=False`` it only compiles what is pasted (the tests' syntax check of every cell)."""
 
-    def __init__(self, namespace: dict[str, object]) -> None:
+    def __init__(self, namespace: dict[str, object] | None = None, *, run: bool = True) -> None:
         super().__init__(namespace, filename="<stdin>")
         self.errors: list[str] = []
+        self.run = run
+
+    def runcode(self, code: object) -> None:
+        if self.run:
+            super().runcode(code)  # type: ignore[arg-type]
 
     def write(self, data: str) -> None:  # where the console prints tracebacks
         self.errors.append(data)
 
-
-notebook = json.loads(open(sys.argv[1], encoding="utf-8").read())
-console = Console({"__name__": "__main__"})
-compared = []
-for cell in notebook["cells"]:
-    if cell["cell_type"] != "code":
-        continue
-    source = "".join(cell["source"])
-    shows = cell.get("metadata", {}).get("paperlens", {}).get("shows")
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
+    def paste(self, source: str) -> None:
+        """Paste a cell line by line, then press Enter once more."""
         for line in [*source.splitlines(), ""]:
-            console.push(line)
-    if console.errors:
-        sys.exit(
-            f"pasting this cell into python3 prints an error:\n{source}\n\n"
-            + "".join(console.errors)
-        )
-    if shows is not None:
-        compared.append([source, shows, printed.getvalue()])
-json.dump(compared, sys.stdout)
+            self.push(line)
+
+
+def main(path: str) -> None:
+    notebook = json.loads(open(path, encoding="utf-8").read())
+    console = Console({"__name__": "__main__"})
+    compared = []
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"])
+        shows = cell.get("metadata", {}).get("paperlens", {}).get("shows")
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            console.paste(source)
+        if console.errors:
+            sys.exit(
+                f"pasting this cell into python3 prints an error:\n{source}\n\n"
+                + "".join(console.errors)
+            )
+        if shows is not None:
+            compared.append([source, shows, printed.getvalue()])
+    json.dump(compared, sys.stdout)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

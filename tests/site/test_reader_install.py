@@ -12,9 +12,9 @@ per session, by the build, and read here from the session's cache (``paperlens._
 same inputs, library source, versions and BLAS kernel give the same result.
 """
 
-import code
 import doctest
 import functools
+import importlib.util
 import json
 import os
 import shutil
@@ -32,6 +32,10 @@ from sitekit.paths import ROOT
 KERNEL = "paperlens-reader"
 # Feeds a notebook's code cells to a plain interactive Python (run by the reader's Python).
 SESSION = Path(__file__).with_name("python3_session.py")
+_spec = importlib.util.spec_from_file_location("python3_session", SESSION)
+assert _spec and _spec.loader
+python3_session = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(python3_session)  # its Console, for the syntax check below
 
 
 def test_the_install_gives_the_published_library_and_consistent_dependencies(
@@ -174,20 +178,6 @@ def test_a_python3_session_shows_what_each_page_shows(
     assert compared == _shown_on_pages(site)
 
 
-class _PasteCompiler(code.InteractiveConsole):
-    """The interactive interpreter's reading of a paste, line by line, compiling only."""
-
-    def __init__(self) -> None:
-        super().__init__(filename="<stdin>")
-        self.errors: list[str] = []
-
-    def runcode(self, code: object) -> None:  # compile, do not run
-        pass
-
-    def write(self, data: str) -> None:
-        self.errors.append(data)
-
-
 def test_every_cell_of_every_notebook_pastes_into_python3_without_a_syntax_error(site):
     """The home page's "paste any snippet into python3", for every cell of every notebook, not
     only the pages whose outputs the session test compares: read line by line as the
@@ -200,9 +190,8 @@ def test_every_cell_of_every_notebook_pastes_into_python3_without_a_syntax_error
         for cell in nbformat.read(notebook, as_version=4).cells:
             if cell.cell_type != "code":
                 continue
-            console = _PasteCompiler()
-            for line in [*cell.source.splitlines(), ""]:
-                console.push(line)
+            console = python3_session.Console(run=False)
+            console.paste(cell.source)
             if console.errors:
                 problems.append(
                     f"{notebook.relative_to(site)}:\n{cell.source}\n{''.join(console.errors)}"
