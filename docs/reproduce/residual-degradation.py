@@ -1290,7 +1290,9 @@ signs = {
     for b, r in rises.items()
 }
 pages = {
-    b: stats.page_trend_test(np.log10(he_run.final_loss[he_res, 0, ::-1, :, k].T)).pvalue
+    b: stats.page_trend_test(
+        np.log10(he_run.final_loss[he_res, 0, ::-1, :, k].T), method="exact"
+    ).pvalue
     for k, b in enumerate(he.budgets)
 }
 deep = he.depths.index(16)
@@ -1401,7 +1403,9 @@ at its best rate, the seeds' rise from {he.depths[0]} to {he.depths[-1]} layers 
             f"(98% interval {tuned_rise[b].low:+.2f} to {tuned_rise[b].high:+.2f})"
             for b in he.budgets
         )
-        + ": the fall is gone, and both estimates are rises (neither significant). The plain"
+        + ": both estimates are rises (neither significant), though the interval at"
+        + f" {he.budgets[-1]} steps still reaches a fall of"
+        + f" {-tuned_rise[he.budgets[-1]].low:.2f} decades. The plain"
         + " nets' rise, each at its best rate on these fresh tasks, is "
         + " and ".join(
             f"{plain_tuned_rise[b].estimate:+.2f} decades at {b} steps "
@@ -1437,7 +1441,8 @@ explored = (
     )
     * spanned
 )  # (exploration seeds,)
-assert np.mean(explored < he_design.margin) > np.mean(pooled < he_design.margin)
+halved = explored + 0.5 * (he_design.margin - hl(explored).estimate)  # as he_power shifts them
+assert np.mean(halved < he_design.margin) > np.mean(pooled < he_design.margin)
 assert all(hl(block_rise(r, 0)).high < 0 for r in every_block)  # "in every block" at 200 steps
 failed_at = {  # the budgets at which claim 7's test failed, in the blocks where it failed
     b
@@ -1476,10 +1481,12 @@ does not replicate reliably. The fall at {he.budgets[0]} steps replicates: its i
 below 0 in every block. Every failure is at {" and ".join(map(str, sorted(failed_at)))} steps:
 there {np.mean(pooled < he_design.margin):.0%} of the
 {pooled.size} seeds of the {len(every_block)} blocks have a rise below the margin there,
-against {np.mean(explored < he_design.margin):.0%} of the {explored.size} exploration seeds
-that the sample-size argument resampled, so it could not see seeds that fail, and its
-{min(he_power[n_he]):.0%} was optimistic (a description after the fact: the pooled seeds'
-rise is {hl(pooled).estimate:+.2f}, interval {hl(pooled).low:+.2f} to {hl(pooled).high:+.2f}).
+against {np.mean(halved < he_design.margin):.0%} of the {explored.size} exploration seeds
+that the sample-size argument resampled, each moved halfway to the margin as it halves the
+effect ({np.mean(explored < he_design.margin):.0%} before the move). It saw failing seeds,
+but fewer than the blocks show, and its {min(he_power[n_he]):.0%} was optimistic (a
+description after the fact: the pooled seeds' rise is {hl(pooled).estimate:+.2f}, interval
+{hl(pooled).low:+.2f} to {hl(pooled).high:+.2f}).
 We do not count claims 7 and 8 as established: they held on the design's own confirmation
 seeds, and on fresh ones in {held[0] - 1} of {len(replicated)} blocks."""
 )
@@ -1493,10 +1500,10 @@ run, but not reliably on replications (above). Even where they hold, that is not
 al.'s result reproduced. The fall comes from the shallow end, where the residual nets start
 slowly at a rate that suits the deep ones; from {he.depths[deep]} layers on the estimates are
 rises, though not significant; the deepest residual nets are no better than the shallowest
-plain ones; and with each net's best rate the fall disappears. So what these small nets show
-is that shortcuts with $1/\\sqrt{{L}}$ branches keep deep nets trainable where plain ones
-degrade, at one rate and with tuned rates (claims 1 to 4), not that depth makes them better.
-Why the shallow residual nets are slow is not tested here. The claims are about these
+plain ones; and with each net's best rate the estimated fall turns into a rise. So what these
+small nets show is that shortcuts with $1/\\sqrt{{L}}$ branches keep deep nets trainable where
+plain ones degrade, at one rate and with tuned rates (claims 1 to 4), not that depth makes
+them better. Why the shallow residual nets are slow is not tested here. The claims are about these
 budgets, at which the nets are still fitting their data (by {ex_s.budgets[-1]} steps, in the
 exploration, they fit it nearly exactly), and about small MLPs with one-layer blocks, no
 normalisation, Adam and the $1/\\sqrt{{L}}$ branch scale, not He et al.'s convolutional
@@ -1519,14 +1526,15 @@ page_level = design.family_level + he_design.alpha  # two families, Bonferroni a
 he_status = [  # claims 7 and 8 with what the replications found (section 6)
     c
     | {
-        "statement": c["statement"] + f" [held on its confirmation run; claim 7 held on "
-        f"{held[0] - 1} of {len(replicated)} replications: not established, section 6]"
+        "statement": c["statement"] + f" [held on its confirmation run, and on {k - 1} of "
+        f"{len(replicated)} replications: not established, section 6]"
     }
-    for c in he_found
+    for c, k in zip(he_found, held, strict=True)
 ]
 # claims 1 and 3 at section 5's nested-model rates (claim 3's test at one budget bounds its
 # intersection-union test at every budget), claims 2 and 4 at their level, and claims 7 and 8
 nested_level = nested_rate.sum() + (len(design.tested) - 2) * design.alpha + he_design.alpha
+nested_upper = nested_level - nested_rate.sum() + sum(high for _, high in nested_ci)
 Markdown(
     f"""Claims 1 to {len(design.tested)} are one family, at most {design.family_level:.2g}
 (section 1's "Level"); claims {" and ".join(map(str, design.described))} are described, not
@@ -1535,7 +1543,8 @@ tested claim on this page holds by luck, when its null is true, is at most
 {page_level:.2g}, when each test's null is the one section 1 states. For Page's test (claims 1
 and 3) that null, depths exchangeable within a seed, only approximates "depth makes no
 difference" here: with the rejection rates section 5 found under its nested model for claims 1
-and 3 in place of their levels, the bound is {nested_level:.2g}."""
+and 3 in place of their levels, it is about {nested_level:.2g} (an estimate under that one
+model, from its simulated rates; with their upper 95% limits, {nested_upper:.2g})."""
 )
 
 # %% tags=["hide-input"]
@@ -1553,8 +1562,8 @@ Markdown(
         f" {he.depths[0]} to {he.depths[-1]} layers, at the one rate {he.lr:g} and after"
         f" {' and '.join(map(str, he.budgets))} steps: the log (section 6). They held on the"
         f" confirmation run above, but claim 7 in only {held[0] - 1} of {len(replicated)}"
-        " replications on fresh seeds, and with each net's best rate the fall is gone: not He"
-        " et al.'s result reproduced (section 6)."
+        " replications on fresh seeds, and with each net's best rate the estimate is a rise:"
+        " not He et al.'s result reproduced (section 6)."
         + f" Claims 1 and 2: this build. Claims 3 to 6: the log, recorded {entry['date']} "
         f"by `{entry['command']}` ({entry['note'].rstrip('.')}; "
         f"BLAS {entry['provenance']['blas']})."
