@@ -316,7 +316,8 @@ def main() -> int:
     args = parser.parse_args()
     start = time.perf_counter()
     command = "python tools/claims.py " + shlex.join(sys.argv[1:])
-    note = f"make claims, {_commit()}, native kernel {native_kernel()}"
+    commit = _commit()  # at the start: the run checks this tree, not one committed during it
+    note = f"make claims, {commit}, native kernel {native_kernel()}"
     configs, notes = kernels()
     print("kernels:", ", ".join(c.name for c in configs))
     for line in notes:
@@ -339,7 +340,7 @@ def main() -> int:
     text, ok = table(done)
     print(text)
     if args.experiments == EXPERIMENTS:  # every page's claims: what the pages show
-        write_verdicts(done, command, _commit())
+        write_verdicts(done, command, commit)
     for c in done:
         if not isinstance(c.results["claims"], list):
             print(f"\n{c.name}: the experiments failed:\n{c.results['claims']}")
