@@ -220,7 +220,6 @@ LONGEST_SITE_FILES = (
     "browser/test_pages.py",
     "site/test_reader_install.py",
     "site/test_serve.py",
-    "browser/test_phone.py",
     "browser/test_explorables.py",
     "browser/test_serve_preview.py",
     "browser/test_self_test.py",

@@ -321,9 +321,7 @@ depths = np.array(setup.depths)
 
 def growth(arm, depth, seeds=setup.seeds):
     """h_L's mean square over h_0's at initialisation, one per seed (the build's, by default)."""
-    net = exp.init_nets(seeds, setup.d_in, setup.width, depth, scaled=arm.scaled)
-    _, cache = pl.mlp(net, X, residual=arm.shortcut)  # cache.h: L + 1 arrays (seed, n, width)
-    return np.mean(cache.h[-1] ** 2, axis=(-2, -1)) / np.mean(cache.h[0] ** 2, axis=(-2, -1))
+    return exp.signal_growth(X, arm, depth, setup.width, seeds)
 
 
 grow = {arm: [growth(arm, int(d)) for d in depths] for arm in (exp.PLAIN, exp.RESIDUAL)}

@@ -6,6 +6,8 @@ its checks, while the next page loads in a second tab (conftest.py, sitekit.brow
 checks run in the order of this file; each one that changes the page (opens cards, switches
 the palette, types a search) first puts the page in the state it needs, and the order saves
 work: axe-core's full run happens as the page loads, and the palette switches to dark once.
+The last checks narrow the same page to a phone's width, rather than load it again in a tab of
+a phone's size.
 """
 
 import io
@@ -153,7 +155,8 @@ VIOLATIONS = """r => r.error ? r : {violations: r.violations.map(v => ({
 def test_axe_wcag21_aa(visit, axe_source):
     """Zero axe-core violations of WCAG 2.1 A and AA, light palette, the page as loaded.
 
-    axe ran when the page loaded (conftest.py: AXE_ON_LOAD), before any check changed it.
+    axe ran when the page loaded (conftest.py: AXE_ON_LOAD), before any check changed it; on a
+    print edition's page, over its own parts (its sections are the pages, checked on their own).
     """
     result = visit.page.evaluate("() => window.__paperlensAxe")
     assert result is not None, "axe-core did not run on load (conftest.py: AXE_ON_LOAD)"
@@ -355,4 +358,72 @@ def test_search_finds_the_page(visit, site_page, search_words, base_url):
         )
         pytest.fail(f"searching {word!r} did not list {target}; results: {found[:10]}")
     box.press("Escape")
+    assert not visit.errors, "\n".join(visit.errors)
+
+
+# --- On a phone ---------------------------------------------------------------------------------
+# Figures on a 390 px phone: drawn at no less than 0.75 of their designed size. A figure's
+# designed (intrinsic) size is its SVG's width and height (``naturalWidth``, from the SVG's own
+# ``width``; sitekit.figstyle draws its text at 10 px or more, so on a phone it stays at least
+# 7.5 px tall). A wide figure squeezed into a phone's 358 px column would be drawn at about half
+# its size; the page gives phones the figure's narrow layout instead (sitekit.figures.picture),
+# which must be the one shown. The page already loaded for the checks above is narrowed to a
+# phone's viewport (its media queries and <picture> sources are evaluated again, as when a
+# reader turns a phone), checked in both palettes, then widened back for the next page it loads.
+
+PHONE = {"width": 390, "height": 844}
+MIN_DRAWN = 0.75
+
+# Every image in the article that the reader sees, loaded, with its drawn and designed width.
+SIZES = """async () => {
+    const imgs = [...document.querySelectorAll("article img")].filter(i => i.checkVisibility());
+    for (const img of imgs) img.loading = "eager";
+    await Promise.all(imgs.map(img => img.decode().catch(() => null)));
+    return imgs.map(img => ({
+        src: (img.currentSrc || img.src).slice(0, 160),
+        figure: !!img.closest(".pl-figure"),
+        drawn: img.getBoundingClientRect().width,
+        designed: img.naturalWidth,
+        widthAttr: img.getAttribute("width"),
+    }));
+}"""
+
+
+@pytest.fixture
+def on_a_phone(visit):
+    """The visited page at a phone's width, back at its own width afterwards."""
+    page = visit.page
+    desktop = page.viewport_size
+    page.set_viewport_size(PHONE)
+    try:
+        yield page
+    finally:
+        page.set_viewport_size(desktop)
+
+
+@pytest.mark.on_screen
+@pytest.mark.parametrize("palette", ["default", "slate"])
+def test_figures_on_a_phone_are_drawn_at_three_quarters_of_their_size_or_more(
+    visit, on_a_phone, palette
+):
+    page = on_a_phone
+    set_palette(page, palette)
+    page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
+    problems = []
+    for img in page.evaluate(SIZES):
+        name = img["src"] if not img["src"].startswith("data:") else "an inline image"
+        if not img["designed"]:
+            problems.append(f"{name}: not loaded")
+            continue
+        ratio = img["drawn"] / img["designed"]
+        if ratio < MIN_DRAWN:
+            problems.append(
+                f"{name}: drawn {img['drawn']:.0f} px wide of its {img['designed']} px, "
+                f"{ratio:.2f} of its size (need {MIN_DRAWN})"
+            )
+        if img["figure"] and not img["widthAttr"]:
+            problems.append(f"{name}: no width on the <img>, so the page reflows as it loads")
+        if img["figure"] and ".narrow." not in img["src"] and img["designed"] > PHONE["width"]:
+            problems.append(f"{name}: the wide layout is shown on a phone")
+    assert not problems, "\n".join(problems)
     assert not visit.errors, "\n".join(visit.errors)

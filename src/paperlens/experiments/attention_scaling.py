@@ -898,6 +898,7 @@ DESCRIBE_SEED = 7003
 """Seeds `describe`'s draws at initialisation: used by no earlier run."""
 
 
+@cached  # computed once for the build, the tests and a reader's notebook (paperlens._cache)
 def describe(result: Result, *, seed: int = DESCRIBE_SEED, draws: int = DESIGN.draws) -> Described:
     """Measure what the second review asked, after the confirmation: descriptions, not claims.
 

@@ -269,6 +269,38 @@ def final_loss(curves: FloatArray, budget: int, tail: int) -> FloatArray:
     return out
 
 
+@cached  # computed once for the build, the tests and a reader's notebook (paperlens._cache)
+def signal_growth(
+    X: FloatArray, arm: Arm, depth: int, width: int, seeds: Sequence[int]
+) -> FloatArray:
+    r"""How much a net of ``arm`` scales its inputs' signal at initialisation: the mean square
+    of its last block's output $h_L$ over that of $h_0$, the input layer's, one per seed.
+
+    Args:
+        X: inputs, shape ``(n, d_in)``.
+        arm: which nets (`PLAIN`, `RESIDUAL` or a control).
+        depth: L, the number of blocks (`paperlens.init_mlp`'s depth).
+        width: hidden size.
+        seeds: one network per seed (`init_nets`).
+
+    Returns:
+        The ratios, shape ``(len(seeds),)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.residual_depth import PLAIN, regression_task, signal_growth
+        >>> X, _ = regression_task(64, 4, rng=np.random.default_rng(0))
+        >>> signal_growth(X, PLAIN, depth=6, width=8, seeds=[0, 1]).shape
+        (2,)
+    """
+    net = init_nets(seeds, X.shape[-1], width, depth, scaled=arm.scaled)
+    _, cache = mlp(net, X, residual=arm.shortcut)  # cache.h: L + 1 arrays (seed, n, width)
+    ratio: FloatArray = np.mean(cache.h[-1] ** 2, axis=(-2, -1)) / np.mean(
+        cache.h[0] ** 2, axis=(-2, -1)
+    )
+    return ratio
+
+
 def gradient_norms_at_init(
     X: FloatArray,
     y: FloatArray,
