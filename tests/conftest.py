@@ -4,8 +4,8 @@ Every test session builds the site once, cold: ``make site`` (the strict build, 
 of every page's proof, `sitekit.proof`) from empty caches, in a network namespace with only
 loopback when the machine allows one, into a scratch folder. Its caches are the session's own
 (``PAPERLENS_CACHE_DIR``, ``PAPERLENS_EXPERIMENT_CACHE``, set for every test and subprocess), so
-everything computed once is read afterwards: by the second, warm build that
-tests/site/test_reproducible.py compares byte for byte, by the builds and servers of scratch
+everything computed once is read afterwards: by the build over damaged caches that
+tests/site/test_damaged_caches.py compares byte for byte, by the builds and servers of scratch
 copies of the pages, by the reader's notebooks and by the experiments the tests run again.
 
 The cold build starts as soon as the tests are collected and runs beside them; the tests that
@@ -43,8 +43,8 @@ SESSION_ENV = "PAPERLENS_TEST_SESSION"
 
 @dataclass
 class Builds:
-    """The session's folder (its caches, its sites, the builds' logs) and its builds: the cold
-    and warm ``make site`` and the reader's install, each run once for the session, whichever
+    """The session's folder (its caches, its sites, the builds' logs) and its runs: the cold
+    ``make site`` and the reader's install, each run once for the session, whichever
     process asks first, and read by every process that needs it."""
 
     folder: Path
@@ -153,7 +153,7 @@ class Builds:
 _BUILDS = pytest.StashKey[Builds]()
 # Fixtures of the tests that need the built site (or build and serve scratch copies of the
 # pages with the session's caches): they run after every other test.
-NEEDS_SITE = ("site", "warm_build", "scratch_config", "scratch_with_figures", "reader_python")
+NEEDS_SITE = ("scratch_config", "scratch_with_figures", "reader_python")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -282,15 +282,6 @@ def site(cold_build):
     returncode, output, folder = cold_build
     assert returncode == 0, f"make site failed:\n{output[-6000:]}"
     return folder
-
-
-@pytest.fixture(scope="session")
-def warm_build(request, site) -> tuple[int, str, Path]:
-    """A second ``make site`` of the same sources, reading what the first one cached."""
-    builds = request.config.stash[_BUILDS]
-    builds.start("site-again", offline=False)
-    returncode, output = builds.wait("site-again")
-    return returncode, output, builds.folder / "site-again"
 
 
 @pytest.fixture(scope="session")
