@@ -153,7 +153,7 @@ class Builds:
 _BUILDS = pytest.StashKey[Builds]()
 # Fixtures of the tests that need the built site (or build and serve scratch copies of the
 # pages with the session's caches): they run after every other test.
-NEEDS_SITE = ("scratch_config", "scratch_with_figures", "reader_python")
+NEEDS_SITE = ("site", "scratch_config", "scratch_with_figures", "reader_python")
 
 
 def pytest_configure(config: pytest.Config) -> None:
