@@ -15,6 +15,7 @@ import re
 import textwrap
 from collections.abc import Callable, Mapping
 
+from sitekit import figures
 from sitekit.figures import Figure, Rendered
 
 # The placeholder's size in CSS px; its SVG gives it in points, as matplotlib writes every
@@ -105,3 +106,19 @@ def missing(
                 alt = f"The figure is not drawn yet: its script {name} does not exist"
                 out[target] = Rendered(_box(lines), alt)
     return out
+
+
+def render_each(found: list[Figure]) -> tuple[dict[str, Rendered], int]:
+    """Every figure of ``found`` rendered on its own, so that a script that raises does not
+    stop the others: its figure is a placeholder showing the error (`make serve`)."""
+    out: dict[str, Rendered] = {}
+    rendered = 0
+    for figure in found:
+        try:
+            one, count = figures.render_all([figure])
+        except figures.FigureError as err:
+            out[figure.site_path] = placeholder(figure, str(err))
+            continue
+        out.update(one)
+        rendered += count
+    return out, rendered

@@ -252,24 +252,6 @@ def _cached(entry: Path) -> Rendered | None:
     return Rendered(light_wide, alt.decode("utf-8"), complete, links)
 
 
-def render_each(found: list[Figure]) -> tuple[dict[str, Rendered], int]:
-    """Every figure of ``found`` rendered on its own, so that a script that raises does not
-    stop the others: its figure is a placeholder showing the error (`make serve`)."""
-    from sitekit.figure_placeholder import placeholder
-
-    out: dict[str, Rendered] = {}
-    rendered = 0
-    for figure in found:
-        try:
-            one, count = render_all([figure])
-        except FigureError as err:
-            out[figure.site_path] = placeholder(figure, str(err))
-            continue
-        out.update(one)
-        rendered += count
-    return out, rendered
-
-
 _VARIANTS = [(s, lay) for s in figstyle.STYLES for lay in figstyle.LAYOUTS]
 
 
