@@ -273,8 +273,9 @@ def final_loss(curves: FloatArray, budget: int, tail: int) -> FloatArray:
 def signal_growth(
     X: FloatArray, arm: Arm, depth: int, width: int, seeds: Sequence[int]
 ) -> FloatArray:
-    r"""How much a net of ``arm`` scales its inputs' signal at initialisation: the mean square
-    of its last block's output $h_L$ over that of $h_0$, the input layer's, one per seed.
+    r"""How much a net of ``arm`` grows or shrinks the signal between its input layer and its
+    last block at initialisation: the mean square (over examples and units) of $h_L$ over that
+    of $h_0$, the input layer's output, one per seed (1 at depth 0).
 
     Args:
         X: inputs, shape ``(n, d_in)``.
