@@ -219,9 +219,8 @@ def offline_command(script: str) -> list[str]:
 LONGEST_SITE_FILES = (
     "browser/test_pages.py",
     "site/test_reader_install.py",
-    "site/test_serve.py",
+    "browser/test_serve.py",
     "browser/test_explorables.py",
-    "browser/test_serve_preview.py",
     "browser/test_self_test.py",
     "site/test_damaged_caches.py",
 )

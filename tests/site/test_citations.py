@@ -1,7 +1,7 @@
 """The built site's citations (`sitekit.citations`): every page that names a paper cites it and
 links to it, each page's reference list holds exactly what it cites, and the References page,
 the notebooks and the print edition carry the same entries. A planted unknown key fails
-`make site` (the preview's notice is tests/browser/test_serve_preview.py's)."""
+`make site` (the preview's notice is tests/browser/test_serve.py's)."""
 
 import json
 import re

@@ -1,5 +1,5 @@
 """A figure script that fails (it raises, or its drawing fails a check): `make site` fails,
-`make serve` shows the error in its place (tests/browser/test_serve_preview.py, in a browser)."""
+`make serve` shows the error in its place (tests/browser/test_serve.py, in a browser)."""
 
 import xml.etree.ElementTree as ET
 

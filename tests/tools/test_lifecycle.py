@@ -1,6 +1,6 @@
 """How `make serve`'s engine stops (sitekit.lifecycle.Stopper): between two builds once it
 serves, as Ctrl-C does before. The whole stop, signals and processes, is tested under
-`make serve` in tests/site/test_serve.py."""
+`make serve` in tests/browser/test_serve.py."""
 
 import threading
 
