@@ -200,6 +200,7 @@ def train(
     return curve
 
 
+@cached  # computed once for the build, the tests and a reader's notebook (paperlens._cache)
 def train_depths(
     X: FloatArray,
     y: FloatArray,
