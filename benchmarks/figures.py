@@ -5,7 +5,7 @@
 Prints, over every page with images in its article:
 
 - the smallest ratio of an image's drawn width to its designed (intrinsic) width on a 390 px
-  phone, in each palette (the goal: 0.75 or more; tests/browser/test_phone.py checks it);
+  phone, in each palette (the goal: 0.75 or more; tests/browser/test_pages.py checks it);
 - how many images are shown through a CSS filter in the dark palette (the goal: none);
 - the page weight of images: the bytes of every image the page loads (files, and ``data:``
   URLs inside the HTML) at 1280 px and 390 px, light and dark, per page and in total.
