@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import logging
 import sys
 import traceback
 from pathlib import Path
@@ -28,6 +29,9 @@ from types import ModuleType
 import matplotlib
 
 matplotlib.use("svg")
+# Matplotlib's notes that a mathtext font is missing and DejaVu Sans stands in: forty lines of
+# "findfont" in every cold build's output, about fonts the figures never asked for.
+logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
 
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
