@@ -119,3 +119,26 @@ def test_playwright_names_its_own_chromium_for_this_version(tmp_path):
     named = Path(asked.stdout.strip())
     assert named.is_relative_to(tmp_path), asked.stdout + asked.stderr
     assert named.relative_to(tmp_path).parts[0].startswith("chromium"), named
+
+
+class _Request:
+    """What `sitekit.browser.Tab` reads of a Playwright request when it fails."""
+
+    def __init__(self, referer: str | None):
+        self.headers = {"referer": referer} if referer else {}
+
+
+@pytest.mark.parametrize(
+    ("referer", "another"),
+    [
+        ("http://127.0.0.1:8000/walkthrough/step-3/", True),  # the previous page's image
+        ("http://127.0.0.1:8000/walkthrough/step-5/", False),  # the page's own
+        ("http://127.0.0.1:8000/assets/stylesheets/main.css", False),  # a font its CSS asked for
+        (None, False),  # no Referer: counted, as before
+    ],
+)
+def test_a_cancelled_load_is_the_page_s_own_unless_another_page_asked_for_it(referer, another):
+    """A load the previous page started just before its tab moved on can be reported after
+    the next visit began: its cancellation (ERR_ABORTED) is not the next page's failure."""
+    visit = browser.Visit(page=None, url="http://127.0.0.1:8000/walkthrough/step-5/")  # type: ignore[arg-type]
+    assert browser._asked_by_another_page(_Request(referer), visit) is another  # type: ignore[arg-type]

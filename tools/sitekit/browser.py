@@ -273,14 +273,28 @@ class Tab:
         owner.pending.discard(request)
         if request.url in owner.offsite:
             return
-        if owner is not self.current and "ERR_ABORTED" in (request.failure or ""):
-            return  # cancelled by leaving the page
+        if "ERR_ABORTED" in (request.failure or "") and (
+            owner is not self.current or _asked_by_another_page(request, owner)
+        ):
+            return  # cancelled by leaving the page that asked for it
         owner.failed.append(f"{request.url}: {request.failure}")
 
     def _response(self, response: Response) -> None:
         if response.status >= 400:
             owner = self._owner.get(response.request, self.current)
             owner.failed.append(f"{response.url}: HTTP {response.status}")
+
+
+def _asked_by_another_page(request: Request, visit: Visit) -> bool:
+    """Whether the page that asked for ``request`` (its Referer, when that is a page rather
+    than a stylesheet) is not the one ``visit`` loaded. A load the previous page started just
+    before the tab left it (an image its last check brought into view) can be reported after
+    the next visit has begun: its cancellation is not the next page's failure."""
+    referer = urlsplit(request.headers.get("referer", ""))
+    if not referer.path.endswith(("/", ".html")):
+        return False
+    page = urlsplit(visit.url)
+    return (referer.netloc, referer.path) != (page.netloc, page.path)
 
 
 class Tabs:
