@@ -392,9 +392,7 @@ SIZES = """async () => {
 @pytest.fixture(scope="module")
 def on_a_phone(visit):
     """The visited page at a phone's width for its checks in both palettes (narrowed once: a
-    resize lays the whole page out again), back at its own width afterwards, once the wide
-    images that brings back have loaded: a load still in flight when the tab moves on to the
-    next page is cancelled, and was once counted as that page's failed request."""
+    resize lays the whole page out again), back at its own width afterwards."""
     page = visit.page
     desktop = page.viewport_size
     page.set_viewport_size(PHONE)
@@ -402,7 +400,6 @@ def on_a_phone(visit):
         yield page
     finally:
         page.set_viewport_size(desktop)
-        visit.settle()
 
 
 @pytest.mark.on_screen

@@ -29,8 +29,8 @@ from types import ModuleType
 import matplotlib
 
 matplotlib.use("svg")
-# Matplotlib's notes that a mathtext font is missing and DejaVu Sans stands in: forty lines of
-# "findfont" in every cold build's output, about fonts the figures never asked for.
+# Matplotlib's notes that a font family it looked up is missing and DejaVu Sans stands in
+# (forty "findfont" lines in every cold build's output): the text is checked as drawn, below.
 logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
 
 import matplotlib.pyplot as plt  # noqa: E402
