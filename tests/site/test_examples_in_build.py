@@ -1,7 +1,7 @@
 """The build runs every page's examples, as the tests do: a false claim cannot be published.
 
 Each test builds a scratch copy of the pages (``scratch_config`` in tests/conftest.py) with
-one page edited; the caches are the checkout's, so only the edited page's examples run again.
+one page edited; the caches are the session's, so only the edited page's examples run again.
 """
 
 import subprocess
