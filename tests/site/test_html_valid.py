@@ -2,7 +2,7 @@
 
 The checker needs Java (Debian: ``apt-get install default-jre-headless``). Without it this test
 skips and says so, unless PAPERLENS_REQUIRE_HTML_CHECK=1 (CI sets it): then it fails. Errors are
-fixed where they come from (theme partials in ``overrides/``, the notebook HTML in
+fixed where they come from (the theme's templates in ``sitekit.theme``, the notebook HTML in
 ``sitekit.notebooks``), never by telling the checker to ignore a rule.
 """
 

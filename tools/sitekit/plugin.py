@@ -60,6 +60,7 @@ from sitekit import (
     provenance,
     recall,
     report,
+    theme,
     wheel,
 )
 
@@ -273,7 +274,8 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         return html
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
-        """Every page is read: the print edition's pages take their sections' pages."""
+        """Every page is read: the print edition's pages take their sections' pages. The theme's
+        templates load with this site's changes (`sitekit.theme`)."""
         edition = self._session().edition
         for folder in edition.order:
             file = files.get_file_from_path(print_edition.print_source(folder))
@@ -281,7 +283,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
                 toc = list(file.page.toc)
                 heading = toc[0].id if toc else "print-edition"
                 file.page.content = edition.combine(folder, heading)
-        return env
+        return theme.apply(env)
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         links = self._session().links
