@@ -1,6 +1,6 @@
 """`make serve` as a contributor meets it: it shows what fails in the page, keeps serving, and
 clears it once fixed (a false claim in an example, a figure script that raises or draws text too
-faint to read, a citation's loose ends, a broken link); it serves a new page saved before its nav
+faint to read, a citation's loose ends and a formula KaTeX cannot render, a broken link); it serves a new page saved before its nav
 entry, with a note saying what to do; an edit to the build code restarts it; and stopping it
 with ``kill -INT`` or ``kill -TERM`` of make's process, even during its first build, leaves no
 process of the project behind (issue 25: the examples' workers and multiprocessing's resource
@@ -271,32 +271,33 @@ def test_serve_shows_a_failing_figure_in_its_place_and_clears_it_once_fixed(serv
     assert shown["visible"] and str(shown["alt"]).startswith("Two bar charts.")
 
 
-def test_serve_shows_a_citation_s_loose_ends_in_the_page_and_clears_them_once_fixed(served, tab):
-    """An unknown key and a paper named but not cited: `make site` fails on either
-    (tests/site/test_citations.py); the preview marks them and keeps serving."""
+def test_serve_shows_an_author_s_mistakes_in_the_page_and_clears_them_once_fixed(served, tab):
+    """An unknown key, a paper named but not cited, and a formula KaTeX cannot render: `make
+    site` fails on each (tests/site/test_citations.py, tests/tools/test_katex.py); the preview
+    shows them at the top of the page, marks the key in place, and keeps serving."""
     page_file = served.folder / "docs" / PAGE
     original = page_file.read_text(encoding="utf-8")
     text = original.rstrip("\n") + "\n"
     line = text.count("\n") + 2
+    planted = "\nAs Vaswani et al. say [@planted-missing2020], $\\frac{1}{$.\n"
     try:
-        page_file.write_text(
-            text + "\nAs Vaswani et al. say [@planted-missing2020].\n", encoding="utf-8"
-        )
-        wait_until(lambda: "citation-errors" in fetch(served.base + URL), "notice shown", 180)
+        page_file.write_text(text + planted, encoding="utf-8")
+        wait_until(lambda: "page-problems" in fetch(served.base + URL), "notice shown", 180)
 
         tab.goto(served.base + URL)
-        notice = tab.locator(".admonition.citation-errors")
+        notice = tab.locator(".admonition.page-problems")
         assert notice.count() == 1 and notice.is_visible()
         said = notice.inner_text()
         assert f"docs/{PAGE}:{line}: [@planted-missing2020] names no entry" in said
         assert f"docs/{PAGE}: names Vaswani et al. but does not cite it" in said
+        assert f"docs/{PAGE}: KaTeX cannot render inline math '\\\\frac{{1}}{{'" in said
         marked = tab.locator("mark.citation-unknown")
         assert marked.count() == 1 and marked.inner_text() == "@planted-missing2020?"
         served.still_serving()
         assert "[@planted-missing2020] names no entry" in served.log.read_text()
     finally:
         page_file.write_text(original, encoding="utf-8")
-    wait_until(lambda: "citation-errors" not in fetch(served.base + URL), "notice cleared", 180)
+    wait_until(lambda: "page-problems" not in fetch(served.base + URL), "notice cleared", 180)
 
 
 def test_serve_shows_a_broken_link_in_the_page_and_keeps_serving_until_it_is_fixed(served, tab):

@@ -6,7 +6,7 @@ from html import unescape
 
 import pytest
 
-from sitekit import answers, notebooks
+from sitekit import PageError, answers, notebooks
 from sitekit.paths import ROOT
 
 SELF_TEST = ROOT / "docs" / "foundations" / "self-test.md"
@@ -61,16 +61,16 @@ def test_the_page_code_runs_as_the_tests_run_it_and_fills_the_forms(tmp_path):
 def test_a_failing_block_stops_the_build_naming_the_page(tmp_path):
     page = tmp_path / "q.md"
     page.write_text(PAGE.replace("    4\n", "    5\n"))
-    with pytest.raises(answers.AnswerError, match="q.md, line"):
+    with pytest.raises(PageError, match="q.md, line"):
         answers.compute(page)
 
 
 def test_a_missing_or_impossible_answer_stops_the_build(tmp_path):
-    with pytest.raises(answers.AnswerError, match=r"no answers\['2'\]"):
+    with pytest.raises(PageError, match=r"no answers\['2'\]"):
         answers.expand(PAGE, {"1": 4}, page="q.md")
-    with pytest.raises(answers.AnswerError, match="not one of the options"):
+    with pytest.raises(PageError, match="not one of the options"):
         answers.expand(PAGE, {"1": 4, "2": "sideways"}, page="q.md")
-    with pytest.raises(answers.AnswerError, match="finite"):
+    with pytest.raises(PageError, match="finite"):
         answers.expand(PAGE, {"1": float("nan"), "2": "up"}, page="q.md")
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sitekit import citations
+from sitekit import PageError, citations
 from sitekit.paths import ROOT
 
 DOCS = ROOT / "docs"
@@ -58,12 +58,12 @@ def test_every_entry_of_the_site_links_to_its_paper(works):
     ],
 )
 def test_an_entry_without_a_well_formed_identifier_is_refused(tmp_path, ident, why):
-    with pytest.raises(citations.CitationError, match=why):
+    with pytest.raises(PageError, match=why):
         bib(tmp_path, entry(ident=ident))
 
 
 def test_a_broken_bibliography_names_its_file(tmp_path):
-    with pytest.raises(citations.CitationError, match=r"docs/references\.bib"):
+    with pytest.raises(PageError, match=r"docs/references\.bib"):
         bib(tmp_path, "@article{x, title = {unclosed")
 
 

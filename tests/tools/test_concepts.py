@@ -2,7 +2,7 @@
 
 import pytest
 
-from sitekit import concepts
+from sitekit import PageError, concepts
 from sitekit.paths import ROOT
 
 
@@ -18,18 +18,18 @@ def test_concepts_in_order_pass():
 
 
 def test_using_a_concept_before_its_page_fails_naming_both():
-    with pytest.raises(concepts.ConceptError, match="a.md uses 'matrix'"):
+    with pytest.raises(PageError, match="a.md uses 'matrix'"):
         concepts.check_order([decl("a.md", ["vector"], ["matrix"]), decl("b.md", ["matrix"])])
 
 
 def test_introducing_a_concept_twice_fails():
-    with pytest.raises(concepts.ConceptError, match="already introduced by a.md"):
+    with pytest.raises(PageError, match="already introduced by a.md"):
         concepts.check_order([decl("a.md", ["vector"]), decl("b.md", ["vector"])])
 
 
 def test_front_matter_must_be_lists_of_names(tmp_path):
     (tmp_path / "p.md").write_text("---\nintroduces: vector\n---\n# P\n")
-    with pytest.raises(concepts.ConceptError, match="must be a list"):
+    with pytest.raises(PageError, match="must be a list"):
         concepts.read_declaration(tmp_path, "p.md", "P")
 
 
@@ -63,7 +63,7 @@ def test_a_matrix_product_in_a_formula_is_a_use_whatever_the_page_declares(tmp_p
     declarations = concepts.load(tmp_path, nav)
     at = line_of(a, "shortcut")
     assert declarations[0].shown == {"matrix product": f"line {at}: $W_s\\mathbf{{x}}$"}
-    with pytest.raises(concepts.ConceptError, match=rf"a.md uses 'matrix product' \(line {at}:"):
+    with pytest.raises(PageError, match=rf"a.md uses 'matrix product' \(line {at}:"):
         concepts.check_order(declarations)
     concepts.check_order(concepts.load(tmp_path, nav[::-1]))  # after its page: fine
 
@@ -149,7 +149,7 @@ def test_a_symbol_before_its_page_fails_the_build(tmp_path):
     (tmp_path / "a.md").write_text(early)
     (tmp_path / "b.md").write_text(page("introduces: [desired mapping H]\nuses: []", "H.\n"))
     nav = [{"A": "a.md"}, {"B": "b.md"}]
-    with pytest.raises(concepts.ConceptError, match=r"a.md uses 'desired mapping H' \(line"):
+    with pytest.raises(PageError, match=r"a.md uses 'desired mapping H' \(line"):
         concepts.check_order(concepts.load(tmp_path, nav))
 
 

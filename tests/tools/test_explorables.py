@@ -13,7 +13,7 @@ from html import unescape
 import matplotlib
 import pytest
 
-from sitekit import explorables, figstyle, figures, render_frames
+from sitekit import PageError, explorables, figstyle, figures, render_frames
 
 matplotlib.use("svg")
 
@@ -112,19 +112,19 @@ def test_alt_text_that_depends_on_the_layout_is_refused(tmp_path):
     fig = write(
         tmp_path, GOOD.replace("temperature {value},", "temperature {value} {layout.name},")
     )
-    with pytest.raises(figures.FigureError, match="must not depend on the style or layout"):
+    with pytest.raises(PageError, match="must not depend on the style or layout"):
         explorables.render_all([fig], cache_dir=tmp_path / "cache")
 
 
 def test_make_figure_must_draw_the_default_frame(tmp_path):
     fig = write(tmp_path, GOOD.replace("make_frame(FRAMES.default,", "make_frame(4,"))
-    with pytest.raises(figures.FigureError, match="must draw the default frame"):
+    with pytest.raises(PageError, match="must draw the default frame"):
         explorables.render_all([fig], cache_dir=tmp_path / "cache")
 
 
 def test_a_script_with_make_frame_but_no_frames_is_refused(tmp_path):
     fig = write(tmp_path, GOOD.replace("FRAMES = Frames(", "OTHER = Frames("))
-    with pytest.raises(figures.FigureError, match=r"needs FRAMES = figstyle\.Frames"):
+    with pytest.raises(PageError, match=r"needs FRAMES = figstyle\.Frames"):
         explorables.render_all([fig], cache_dir=tmp_path / "cache")
 
 
@@ -179,7 +179,7 @@ def test_buttons_are_a_named_radio_group(rendered):
 
 def test_an_explorable_must_be_in_a_paragraph_of_its_own(rendered):
     html = '<p>See <img alt="w" src="../../figures/section/page/temperature.svg" /> here.</p>'
-    with pytest.raises(figures.FigureError, match="in a paragraph of its own"):
+    with pytest.raises(PageError, match="in a paragraph of its own"):
         explorables.embed(html, "section/page/", rendered, where="docs/section/page.md")
 
 

@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from sitekit import figure_placeholder, figures
+from sitekit import PageError, figure_placeholder, figures
 from sitekit.paths import ROOT
 from sitekit.plugin import PaperlensPlugin
 
@@ -76,7 +76,7 @@ def two_figures(monkeypatch):
     def render_all(chosen=None):
         chosen = [good, bad] if chosen is None else chosen
         if bad in chosen:
-            raise figures.FigureError(f"figure script {bad.name} failed:\n{ERROR}")
+            raise PageError(f"figure script {bad.name} failed:\n{ERROR}")
         return {f.site_path: figures.Rendered(b"<svg/>", "fine") for f in chosen}, len(chosen)
 
     monkeypatch.setattr(figures, "render_all", render_all)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitekit import cache, figstyle, figures
+from sitekit import PageError, cache, figstyle, figures
 
 GOOD = '''
 """A line."""
@@ -76,7 +76,7 @@ def test_editing_a_script_renders_it_again(tmp_path):
 
 def test_a_failing_script_fails_with_its_name(tmp_path):
     bad = write(tmp_path, "broken.py", GOOD.replace("ax.plot(", "ax.plot(undefined_name, "))
-    with pytest.raises(figures.FigureError) as err:
+    with pytest.raises(PageError) as err:
         figures.render_all([bad], cache_dir=tmp_path / "cache")
     assert "broken.py" in str(err.value)
     assert "undefined_name" in str(err.value)
@@ -84,7 +84,7 @@ def test_a_failing_script_fails_with_its_name(tmp_path):
 
 def test_a_script_without_make_figure_is_refused(tmp_path):
     bad = write(tmp_path, "empty.py", '"""Nothing."""\n')
-    with pytest.raises(figures.FigureError, match="make_figure"):
+    with pytest.raises(PageError, match="make_figure"):
         figures.render_all([bad], cache_dir=tmp_path / "cache")
 
 
@@ -134,7 +134,7 @@ def test_a_script_returning_a_bare_figure_is_refused(tmp_path):
         'return pl.show(fig, f"Five softmax weights rising to {weights.max():.3f}.")', "return fig"
     )
     bad = write(tmp_path, "bare.py", bare)
-    with pytest.raises(figures.FigureError, match="alt text computed from its data"):
+    with pytest.raises(PageError, match="alt text computed from its data"):
         figures.render_all([bad], cache_dir=tmp_path / "cache")
 
 
@@ -151,13 +151,13 @@ def test_the_build_fills_in_the_computed_alt_text():
 
 def test_alt_text_typed_in_a_page_is_refused_with_the_page_and_figure():
     html = '<img alt="typed by hand" src="../figures/a/b/c.svg" />'
-    with pytest.raises(figures.FigureError, match=r"docs/a\.md: figure figures/a/b/c\.svg"):
+    with pytest.raises(PageError, match=r"docs/a\.md: figure figures/a/b/c\.svg"):
         figures.fill_alt(html, "a/", RENDERED, where="docs/a.md")
 
 
 def test_an_image_under_figures_without_a_script_is_refused():
     html = '<img alt="" src="../figures/a/b/missing.svg" />'
-    with pytest.raises(figures.FigureError, match="no script draws it"):
+    with pytest.raises(PageError, match="no script draws it"):
         figures.fill_alt(html, "a/", RENDERED, where="docs/a.md")
 
 
@@ -171,14 +171,14 @@ def test_other_images_are_left_alone():
 def test_alt_text_that_depends_on_the_layout_is_refused(tmp_path):
     source = GOOD.replace('rising to {weights.max():.3f}."', 'drawn {layout.name}."')
     bad = write(tmp_path, "layout.py", source)
-    with pytest.raises(figures.FigureError, match="must not depend on the style or the layout"):
+    with pytest.raises(PageError, match="must not depend on the style or the layout"):
         figures.render_all([bad], cache_dir=tmp_path / "cache")
 
 
 def test_alt_text_that_depends_on_the_style_is_refused(tmp_path):
     source = GOOD.replace('rising to {weights.max():.3f}."', 'in {style.name}."')
     bad = write(tmp_path, "style.py", source)
-    with pytest.raises(figures.FigureError, match="must not depend on the style or the layout"):
+    with pytest.raises(PageError, match="must not depend on the style or the layout"):
         figures.render_all([bad], cache_dir=tmp_path / "cache")
 
 
@@ -209,7 +209,7 @@ def test_text_too_small_to_read_on_a_phone_is_refused(tmp_path):
         "ax.plot(weights)", "ax.plot(weights)\n    ax.set_title('tiny', fontsize=6)"
     )
     bad = write(tmp_path, "tiny.py", source)
-    with pytest.raises(figures.FigureError, match="'tiny' is 6 pt, less than 7.5 pt"):
+    with pytest.raises(PageError, match="'tiny' is 6 pt, less than 7.5 pt"):
         figures.render_all([bad], cache_dir=tmp_path / "cache")
 
 
@@ -218,7 +218,7 @@ def test_text_typed_in_a_light_colour_is_refused_in_the_dark_style(tmp_path):
         "ax.plot(weights)", "ax.plot(weights)\n    ax.set_title('ink', color='#111111')"
     )
     bad = write(tmp_path, "ink.py", source)
-    with pytest.raises(figures.FigureError, match=r"'ink' in #111111 on #1e2029: .*dark style"):
+    with pytest.raises(PageError, match=r"'ink' in #111111 on #1e2029: .*dark style"):
         figures.render_all([bad], cache_dir=tmp_path / "cache")
 
 

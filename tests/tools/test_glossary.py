@@ -2,7 +2,7 @@
 
 import pytest
 
-from sitekit import concepts, glossary
+from sitekit import PageError, concepts, glossary
 from sitekit.paths import ROOT
 
 TABLE = """# Notation
@@ -44,7 +44,7 @@ def test_words_table_is_read_with_forms_pages_and_capitalised_spellings():
 
 
 def test_meanings_must_be_plain_text():
-    with pytest.raises(glossary.GlossaryError, match="plain text"):
+    with pytest.raises(PageError, match="plain text"):
         glossary.read_words(TABLE.replace("Mean squared error.", "The mean of $e^2$."))
 
 
@@ -75,7 +75,7 @@ def test_a_word_used_before_its_page_fails_naming_both(tmp_path):
     docs, nav, file = site(
         tmp_path, {"z.md": "The MSE.\n", "a.md": "A **token**.\n", "b.md": "**MSE**\n"}
     )
-    with pytest.raises(glossary.GlossaryError, match="'MSE' is first used on docs/z.md"):
+    with pytest.raises(PageError, match="'MSE' is first used on docs/z.md"):
         glossary.check(docs, nav, file)
 
 
@@ -90,14 +90,14 @@ def test_code_comments_math_and_link_targets_are_not_uses(tmp_path):
 
 def test_the_first_page_must_write_the_definition_in_bold(tmp_path):
     docs, nav, file = site(tmp_path, {"a.md": "A token.\n", "b.md": "**MSE**\n"})
-    with pytest.raises(glossary.GlossaryError, match=r"does not define it.*\*\*token\*\*"):
+    with pytest.raises(PageError, match=r"does not define it.*\*\*token\*\*"):
         glossary.check(docs, nav, file)
 
 
 def test_a_stale_glossary_file_fails_with_the_command_to_rebuild_it(tmp_path):
     docs, nav, file = site(tmp_path, {"a.md": "**token**\n", "b.md": "**MSE**\n"})
     file.write_text(file.read_text().replace("piece", "bit"))
-    with pytest.raises(glossary.GlossaryError, match="tools/sitekit/glossary.py"):
+    with pytest.raises(PageError, match="tools/sitekit/glossary.py"):
         glossary.check(docs, nav, file)
 
 
@@ -139,7 +139,7 @@ def test_a_use_before_the_defining_page_names_the_line_and_offers_the_mark(tmp_p
         "$$\nx\n$$\n\nHe gave a token of thanks.\n"
     )
     docs, nav, file = site(tmp_path, {"z.md": page, "a.md": "**token**", "b.md": "**MSE**"})
-    with pytest.raises(glossary.GlossaryError) as failed:
+    with pytest.raises(PageError) as failed:
         glossary.check(docs, nav, file)
     message = str(failed.value)
     assert page.splitlines()[16] == "He gave a token of thanks."
@@ -158,7 +158,7 @@ def test_a_link_to_the_defining_page_is_no_use_but_the_same_word_unlinked_is(tmp
     nav.insert(0, {"Index": "sub/index.md"})
     assert len(glossary.check(docs, nav, file)) == 2
     (docs / "sub" / "index.md").write_text(index + "\nA [token](../b.md) and then\nan MSE.\n")
-    with pytest.raises(glossary.GlossaryError) as failed:
+    with pytest.raises(PageError) as failed:
         glossary.check(docs, nav, file)
     message = str(failed.value)
     assert "'token' is first used on docs/sub/index.md, line 4 ('A [token](../b.md)" in message

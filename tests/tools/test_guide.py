@@ -3,7 +3,7 @@ page that teaches has a recall card (sitekit.recall)."""
 
 import pytest
 
-from sitekit import concepts, guide, recall
+from sitekit import PageError, concepts, guide, recall
 from sitekit.paths import ROOT
 
 CONFIG = concepts.read_config(ROOT / "mkdocs.yml")
@@ -25,7 +25,7 @@ def test_the_guide_lists_every_concept_introduced_with_its_page_in_reading_order
 
 
 def test_an_unknown_list_stops_the_build_naming_the_page(tmp_path):
-    with pytest.raises(guide.GuideError, match="docs/x.md: no generated list 'pages'"):
+    with pytest.raises(PageError, match="docs/x.md: no generated list 'pages'"):
         guide.expand("<!-- generated: pages -->\n", "x.md", ROOT / "docs", CONFIG["nav"])
 
 
@@ -37,7 +37,7 @@ def test_a_page_that_introduces_a_concept_needs_a_recall_card(tmp_path):
     (docs / "b.md").write_text(front.format("beta") + "\nNo card.\n")
     (docs / "c.md").write_text("---\ntitle: c\n---\n# An index introduces nothing\n")
     nav = [{"A": "a.md"}, {"B": "b.md"}, {"C": "c.md"}]
-    with pytest.raises(recall.RecallError) as err:
+    with pytest.raises(PageError) as err:
         recall.check(docs, nav)
     assert str(err.value) == (
         "recall cards:\n  docs/b.md introduces beta but has no recall card: end it with a"

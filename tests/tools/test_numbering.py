@@ -3,7 +3,7 @@
 
 import pytest
 
-from sitekit import concepts, numbering
+from sitekit import PageError, concepts, numbering
 from sitekit.paths import ROOT
 
 CONFIG = """site_name: t
@@ -118,7 +118,7 @@ def test_an_unnumbered_page_among_numbered_ones_gets_its_number(site):
 
 def test_the_build_stops_naming_them_and_the_fix(site):
     docs, config = site
-    with pytest.raises(numbering.NumberingError, match="sitekit.numbering --fix") as err:
+    with pytest.raises(PageError, match="sitekit.numbering --fix") as err:
         numbering.check(docs, concepts.read_config(config)["nav"], config)
     assert "mkdocs.yml:8: '2. Beta'" in str(err.value)
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from sitekit import examples
+from sitekit import PageError, examples
 
 DIRECTIVE = re.compile(
     r"^[ \t]*<!--\s*answer-(?P<kind>box|choice):\s*(?P<key>[\w.-]+)\s*\|\s*(?P<spec>[^|]*?)\s*"
@@ -37,10 +37,6 @@ DIRECTIVE = re.compile(
 )
 # Answers with a fractional part are accepted to two decimal places; whole numbers exactly.
 TOLERANCE = 0.005
-
-
-class AnswerError(Exception):
-    """A directive whose answer the page's code does not provide, or cannot be checked."""
 
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -73,7 +69,7 @@ def fill_boxes(markdown: str, page: Any, outcome: examples.Outcome | None) -> st
     computed (`expand`).
 
     Raises:
-        AnswerError: the page has boxes but its code defines no ``answers`` dictionary.
+        PageError: the page has boxes but its code defines no ``answers`` dictionary.
     """
     if not has_boxes(markdown):
         return markdown
@@ -81,7 +77,7 @@ def fill_boxes(markdown: str, page: Any, outcome: examples.Outcome | None) -> st
     if outcome is None:  # the examples were not run (the plugin's `run_examples: false`)
         return expand(markdown, {}, page=where, missing_ok=True)
     if not isinstance(outcome.answers, dict):
-        raise AnswerError(f"{where}: the page's code defines no `answers` dictionary")
+        raise PageError(f"{where}: the page's code defines no `answers` dictionary")
     return expand(markdown, outcome.answers, page=where, missing_ok=not outcome.ok)
 
 
@@ -91,9 +87,9 @@ def compute(path: Path) -> dict[str, Any]:
     outcome = examples.run_page(str(path))
     if outcome.failures:
         first = outcome.failures[0]
-        raise AnswerError(f"{path}, line {first.line}: {first.error}")
+        raise PageError(f"{path}, line {first.line}: {first.error}")
     if not isinstance(outcome.answers, dict):
-        raise AnswerError(f"{path}: the page's code defines no `answers` dictionary")
+        raise PageError(f"{path}: the page's code defines no `answers` dictionary")
     return outcome.answers
 
 
@@ -101,7 +97,7 @@ def numbers(value: Any) -> list[float]:
     """A number, a shape or an array of any nesting, flattened to a list of floats."""
     flat = np.asarray(value, dtype=np.float64).ravel()
     if flat.size == 0 or not np.isfinite(flat).all():
-        raise AnswerError(f"not a finite number or list of numbers: {value!r}")
+        raise PageError(f"not a finite number or list of numbers: {value!r}")
     return [float(x) for x in flat]
 
 
@@ -112,7 +108,7 @@ def _number_json(x: float) -> str:
 def expected_attributes(kind: str, value: Any, options: list[str]) -> dict[str, str]:
     if kind == "choice":
         if value not in options:
-            raise AnswerError(f"answer {value!r} is not one of the options {options}")
+            raise PageError(f"answer {value!r} is not one of the options {options}")
         return {"data-kind": "choice", "data-expected": json.dumps(value)}
     flat = numbers(value)
     exact = all(x.is_integer() for x in flat)
@@ -176,11 +172,11 @@ def expand(markdown: str, answers: dict[str, Any], *, page: str, missing_ok: boo
         if key not in answers and missing_ok:
             return ""
         if key not in answers:
-            raise AnswerError(f"{page}: no answers[{key!r}] is set by the page's code")
+            raise PageError(f"{page}: no answers[{key!r}] is set by the page's code")
         try:
             return "\n" + _form(m, answers[key]) + "\n"
-        except AnswerError as err:
-            raise AnswerError(f"{page}, question {key}: {err}") from None
+        except PageError as err:
+            raise PageError(f"{page}, question {key}: {err}") from None
 
     out, end = [], 0
     for m in directives(markdown):

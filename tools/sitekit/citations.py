@@ -7,7 +7,7 @@ The marker follows pandoc's: ``[@he2016]`` reads "(He et al., 2016)", ``[@he2016
 writes the citations and the list as HTML, which Markdown, nbconvert's HTML and Jupyter's
 Markdown cells all keep, so Markdown pages, notebook pages, downloaded notebooks and the print
 edition carry the same text. An entry with no well-formed arXiv id, DOI or (for a work with
-neither) https address raises `CitationError`; the other loose ends are returned for the plugin
+neither) https address raises `PageError`; the other loose ends are returned for the plugin
 to report (`make site` fails on them, `make serve` shows them in the page): a key with no entry
 (`expand`, with its line), a page that names a work in its prose without citing it
 (`uncited_names`), and an entry that no page cites (`uncited_entries`).
@@ -28,6 +28,8 @@ from pybtex.database import parse_string
 from pybtex.exceptions import PybtexError
 from pybtex.richtext import Text
 
+from sitekit import PageError
+
 BIB_FILE = "references.bib"  # in docs/, so the site publishes it for readers to download
 PAGE = "references.md"  # the References page, generated: every entry
 MARKER = re.compile(r"\[((?:-?@[A-Za-z][\w:-]*(?:,[^;\]\n]*)?;?\s*)+)\]")
@@ -44,10 +46,6 @@ _CODE = re.compile(
     r"|`[^`\n]+`)",
     re.S | re.M,
 )
-
-
-class CitationError(Exception):
-    """A loose end: an unknown key, an uncited name, an entry without an identifier."""
 
 
 @dataclass(frozen=True)
@@ -106,19 +104,19 @@ def _work(key: str, e: BibEntry) -> Work:
     links = []
     if f.get("eprint"):
         if not ARXIV.fullmatch(f["eprint"]):
-            raise CitationError(f"docs/{BIB_FILE}: {key}: eprint {f['eprint']!r} is no arXiv id")
+            raise PageError(f"docs/{BIB_FILE}: {key}: eprint {f['eprint']!r} is no arXiv id")
         links.append((f"arXiv:{f['eprint']}", f"https://arxiv.org/abs/{f['eprint']}"))
     if f.get("doi"):
         if not DOI.fullmatch(f["doi"]):
-            raise CitationError(f"docs/{BIB_FILE}: {key}: doi {f['doi']!r} is not a DOI")
+            raise PageError(f"docs/{BIB_FILE}: {key}: doi {f['doi']!r} is not a DOI")
         links.append((f"doi:{f['doi']}", f"https://doi.org/{f['doi']}"))
     elif f.get("url"):
         address = ADDRESS.fullmatch(f["url"])
         if not address:
-            raise CitationError(f"docs/{BIB_FILE}: {key}: url {f['url']!r} is no https address")
+            raise PageError(f"docs/{BIB_FILE}: {key}: url {f['url']!r} is no https address")
         links.append((address["host"], f["url"]))
     if not links or not people or not f.get("title") or not f.get("year"):
-        raise CitationError(
+        raise PageError(
             f"docs/{BIB_FILE}: {key} needs authors, a title, a year and an arXiv eprint, a doi"
             " or (for a work with neither) an https url"
         )
@@ -153,7 +151,7 @@ def load(docs: Path) -> dict[str, Work]:
     try:
         entries = parse_string(text, "bibtex").entries
     except PybtexError as err:
-        raise CitationError(f"docs/{BIB_FILE}: {err}") from None
+        raise PageError(f"docs/{BIB_FILE}: {err}") from None
     works = {key: _work(key, e) for key, e in entries.items()}
     # Two works of one label and year read "2016a" and "2016b", in the file's order.
     labels = {k: (w.label, w.year) for k, w in works.items()}

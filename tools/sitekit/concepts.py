@@ -35,6 +35,7 @@ from typing import Any
 
 import yaml
 
+from sitekit import PageError
 from sitekit.frontmatter import get_data
 from sitekit.paths import ROOT
 
@@ -148,10 +149,6 @@ SIGNS: dict[str, Sign] = {
         code=_attribute("attention"),
     ),
 }
-
-
-class ConceptError(Exception):
-    """A page's declarations break the reading order."""
 
 
 @dataclass
@@ -291,7 +288,7 @@ def read_declaration(docs_dir: Path, page: str, title: str) -> Declaration:
     for key in KEYS:
         value = meta.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-            raise ConceptError(f"{page}: front matter '{key}' must be a list of names")
+            raise PageError(f"{page}: front matter '{key}' must be a list of names")
         setattr(decl, key, [v.strip() for v in value])
     if "introduces" in meta or "uses" in meta:  # a page that teaches: read its signs too
         decl.shown = shown_concepts(path.read_text(encoding="utf-8"))
@@ -303,7 +300,7 @@ def load(docs_dir: Path, nav: Any) -> list[Declaration]:
 
 
 def check_order(declarations: list[Declaration]) -> dict[str, str]:
-    """Return ``{concept: introducing page}``; raise ConceptError on the first violations."""
+    """Return ``{concept: introducing page}``; raise PageError on the first violations."""
     introduced: dict[str, str] = {}
     problems: list[str] = []
     for decl in declarations:
@@ -329,7 +326,7 @@ def check_order(declarations: list[Declaration]) -> dict[str, str]:
             else:
                 introduced[concept] = decl.page
     if problems:
-        raise ConceptError("concepts out of order:\n  " + "\n  ".join(problems))
+        raise PageError("concepts out of order:\n  " + "\n  ".join(problems))
     return introduced
 
 

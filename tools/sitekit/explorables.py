@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from sitekit import cache, figstyle, figures
+from sitekit import PageError, cache, figstyle, figures
 from sitekit.cache import PACKAGE_DIR, blas_config, hash_sitekit
 from sitekit.paths import cache_root
 
@@ -78,7 +78,7 @@ def svg_size(svg: bytes) -> tuple[int, int]:
     """An SVG's intrinsic size in CSS px (matplotlib writes it in pt: 1 pt = 4/3 px)."""
     m = PT.search(svg[:2000])
     if m is None:
-        raise figures.FigureError("a frame's SVG has no width and height in pt")
+        raise PageError("a frame's SVG has no width and height in pt")
     return round(float(m.group("w")) * 4 / 3), round(float(m.group("h")) * 4 / 3)
 
 
@@ -150,7 +150,7 @@ def render_all(
     for f in scripts:
         one = found[f] or load(f, folders[f])
         if one is None:
-            raise figures.FigureError(f"{f.name}: the frame renderers left no complete frames")
+            raise PageError(f"{f.name}: the frame renderers left no complete frames")
         loaded[f.site_path] = one
     rendered = sum(len(loaded[f.site_path].frames) for f in stale)
     return loaded, rendered
@@ -222,7 +222,7 @@ def embed(html_text: str, page_url: str, explorables: dict[str, Explorable], *, 
     """Wrap the paragraph of every explorable figure on a page with its control and frames.
 
     Raises:
-        figures.FigureError: an explorable figure that is not in a paragraph of its own.
+        PageError: an explorable figure that is not in a paragraph of its own.
     """
     out: list[str] = []
     done = 0
@@ -235,7 +235,7 @@ def embed(html_text: str, page_url: str, explorables: dict[str, Explorable], *, 
         end = html_text.find("</p>", m.end())
         inner = html_text[start + 3 : end] if start >= 0 and end >= 0 else ""
         if not inner or re.sub(r"<img\b[^>]*>|</?picture\b[^>]*>|<source\b[^>]*>|\s", "", inner):
-            raise figures.FigureError(
+            raise PageError(
                 f"{where}: the explorable figure {target} must be in a paragraph of its own"
             )
         explorable = explorables[target]

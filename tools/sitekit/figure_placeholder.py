@@ -15,7 +15,7 @@ import re
 import textwrap
 from collections.abc import Callable, Mapping
 
-from sitekit import figures
+from sitekit import PageError, figures
 from sitekit.figures import Figure, Rendered
 
 # The placeholder's size in CSS px; its SVG gives it in points, as matplotlib writes every
@@ -116,7 +116,7 @@ def render_each(found: list[Figure]) -> tuple[dict[str, Rendered], int]:
     for figure in found:
         try:
             one, count = figures.render_all([figure])
-        except figures.FigureError as err:
+        except PageError as err:
             out[figure.site_path] = placeholder(figure, str(err))
             continue
         out.update(one)

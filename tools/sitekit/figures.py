@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from sitekit import cache, figstyle
+from sitekit import PageError, cache, figstyle
 from sitekit.cache import PACKAGE_DIR, blas_config, hash_files, hash_sitekit
 from sitekit.paths import ROOT, cache_root
 
@@ -40,10 +40,6 @@ CACHE_DIR = cache_root() / "figures"
 # sitekit modules it imports, figstyle among them; see `sitekit.cache.sitekit_sources`).
 SHARED_INPUTS = ("src/paperlens/**/*.py",)
 RENDERER = PACKAGE_DIR / "render.py"
-
-
-class FigureError(Exception):
-    """A figure script failed; the message names the script."""
 
 
 def variant_name(style: figstyle.Style, layout: figstyle.Layout) -> str:
@@ -174,7 +170,7 @@ def run_renderers(commands: list[list[str]]) -> None:
     prints one JSON line ``{"script", "error"}`` and exits 1 when a script fails.
 
     Raises:
-        FigureError: naming every script that failed, with its traceback.
+        PageError: naming every script that failed, with its traceback.
     """
     procs = [subprocess.Popen(c, cwd=ROOT, stdout=subprocess.PIPE, text=True) for c in commands]
     failures = []
@@ -193,7 +189,7 @@ def run_renderers(commands: list[list[str]]) -> None:
                 proc.wait()
     if failures:
         lines = [f"figure script {f['script']} failed:\n{f['error']}" for f in failures]
-        raise FigureError("\n".join(dict.fromkeys(lines)))
+        raise PageError("\n".join(dict.fromkeys(lines)))
 
 
 def render_all(
@@ -225,7 +221,7 @@ def render_all(
     for f in figures:
         one = found[f] or _cached(cache_dir / keys[f])
         if one is None:
-            raise FigureError(f"figure script {f.name}: the renderer left no complete figure")
+            raise PageError(f"figure script {f.name}: the renderer left no complete figure")
         rendered[f.site_path] = one
     return rendered, len(stale)
 
@@ -273,7 +269,7 @@ def fill_alt(html_text: str, page_url: str, rendered: dict[str, Rendered], *, wh
         where: the page's source, for error messages.
 
     Raises:
-        FigureError: a figure with typed alt text, or an image under ``figures/`` that no
+        PageError: a figure with typed alt text, or an image under ``figures/`` that no
             script draws.
     """
 
@@ -287,9 +283,9 @@ def fill_alt(html_text: str, page_url: str, rendered: dict[str, Rendered], *, wh
         if not target.startswith("figures/"):
             return tag
         if target not in rendered:
-            raise FigureError(f"{where}: image {src} is under figures/ but no script draws it")
+            raise PageError(f"{where}: image {src} is under figures/ but no script draws it")
         if attrs.get("alt"):
-            raise FigureError(
+            raise PageError(
                 f"{where}: figure {target} has alt text typed in the page; leave the brackets "
                 "empty, ![](...), and let its script compute it (see sitekit.figstyle)"
             )
@@ -309,7 +305,7 @@ def svg_size(svg: bytes) -> tuple[int, int]:
     """The width and height an SVG is designed for, in CSS pixels (matplotlib writes points)."""
     m = _SIZE.search(svg[:2000])
     if m is None:
-        raise FigureError("an SVG without width and height in points")
+        raise PageError("an SVG without width and height in points")
     return round(float(m.group("w")) * 4 / 3), round(float(m.group("h")) * 4 / 3)
 
 
@@ -351,8 +347,8 @@ def picture(src: str, alt: str, figure: Rendered, page_url: str = "") -> str:
         try:
             ww, wh = svg_size(figure.variant(style, figstyle.WIDE))
             nw, nh = svg_size(figure.variant(style, figstyle.NARROW))
-        except FigureError as err:
-            raise FigureError(f"figure {src}: {err}") from None
+        except PageError as err:
+            raise PageError(f"figure {src}: {err}") from None
         pic = (
             f'<picture class="pl-figure pl-figure--{style.name}">'
             f'<source media="{NARROW_MEDIA}" srcset="{html.escape(narrow)}"'

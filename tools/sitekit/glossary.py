@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from sitekit import PageError
 from sitekit.frontmatter import get_data
 from sitekit.paths import ROOT
 
@@ -58,10 +59,6 @@ NOT_SCANNED = (NOTATION_PAGE, "review.md")
 # Meanings become title attributes: plain text, no Markdown or math.
 _MARKUP = re.compile(r"[`*$\[\]<>|]")
 _LINK = re.compile(r"^\[(?P<text>[^\]]+)\]\((?P<href>[^)\s#]+)(?:#[^)\s]*)?\)$")
-
-
-class GlossaryError(Exception):
-    """The Words table, the glossary file and the pages disagree."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +82,7 @@ def read_words(notation: str) -> list[Word]:
     try:
         start = lines.index(HEADING)
     except ValueError:
-        raise GlossaryError(f"docs/{NOTATION_PAGE} has no '{HEADING}' section") from None
+        raise PageError(f"docs/{NOTATION_PAGE} has no '{HEADING}' section") from None
     rows = []
     for line in lines[start + 1 :]:
         if line.startswith("## "):
@@ -93,7 +90,7 @@ def read_words(notation: str) -> list[Word]:
         if line.startswith("|"):
             rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
     if len(rows) < 3 or rows[0] != ["word", "meaning", "defined in"]:
-        raise GlossaryError(
+        raise PageError(
             f"docs/{NOTATION_PAGE}: the Words table needs the columns word | meaning | defined in"
         )
     words = []
@@ -101,9 +98,9 @@ def read_words(notation: str) -> list[Word]:
     for forms, meaning, where in rows[2:]:
         link = _LINK.match(where)
         if link is None:
-            raise GlossaryError(f"docs/{NOTATION_PAGE}: '{forms}' needs a link to its page")
+            raise PageError(f"docs/{NOTATION_PAGE}: '{forms}' needs a link to its page")
         if _MARKUP.search(meaning):
-            raise GlossaryError(
+            raise PageError(
                 f"docs/{NOTATION_PAGE}: the meaning of '{forms}' becomes a tooltip, so it must be"
                 " plain text (Unicode for math, no Markdown)"
             )
@@ -220,7 +217,7 @@ def _defines(word: Word, text: str) -> bool:
 
 
 def check(docs_dir: Path, nav: Any, glossary_file: Path) -> list[Word]:
-    """Raise GlossaryError unless the table, the glossary file and the pages agree."""
+    """Raise PageError unless the table, the glossary file and the pages agree."""
     from sitekit.concepts import nav_pages
 
     words = read_words((docs_dir / NOTATION_PAGE).read_text(encoding="utf-8"))
@@ -247,7 +244,7 @@ def check(docs_dir: Path, nav: Any, glossary_file: Path) -> list[Word]:
                 f" definition sentence with the word in bold, **{name}**"
             )
     if problems:
-        raise GlossaryError("glossary:\n  " + "\n  ".join(problems))
+        raise PageError("glossary:\n  " + "\n  ".join(problems))
     return words
 
 

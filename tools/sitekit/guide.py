@@ -17,13 +17,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from sitekit import concepts, glossary
+from sitekit import PageError, concepts, glossary
 
 DIRECTIVE = re.compile(r"^<!-- generated: (?P<name>[a-z-]+) -->$", re.M)
-
-
-class GuideError(Exception):
-    """A page asks for a list this module does not generate."""
 
 
 def _link(title: str, target: str, page: str) -> str:
@@ -81,7 +77,7 @@ def expand(
 
     def one(m: re.Match[str]) -> str:
         if m["name"] not in lists:
-            raise GuideError(
+            raise PageError(
                 f"docs/{page}: no generated list '{m['name']}' (sitekit.guide makes"
                 f" {', '.join(sorted(lists))})"
             )

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from sitekit import cache
+from sitekit import PageError, cache
 from sitekit.page_model import MATH_DISPLAY, MATH_INLINE
 from sitekit.paths import ROOT, cache_root
 
@@ -31,10 +31,6 @@ _DISPLAY = re.compile(r'<div class="arithmatex">\\\[(.+?)\\\]</div>', re.S)
 # patterns of `sitekit.page_model`, shared with the Anki deck.
 # Code in a notebook page's HTML, where a $ is a character, not math.
 _CODE = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>)", re.S)
-
-
-class MathError(Exception):
-    """A formula KaTeX refused; the message names the page and the formula."""
 
 
 def katex_version() -> str:
@@ -79,7 +75,7 @@ class Renderer:
         reply = json.loads(proc.stdout.readline())
         if "error" in reply:
             kind = "display" if display else "inline"
-            raise MathError(f"{where}: KaTeX cannot render {kind} math {tex!r}: {reply['error']}")
+            raise PageError(f"{where}: KaTeX cannot render {kind} math {tex!r}: {reply['error']}")
         self._cache[key] = reply["html"]
         self._dirty = True
         self.rendered += 1

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sitekit import citations
+from sitekit import PageError, citations
 from sitekit.concepts import nav_pages, read_config
 from sitekit.frontmatter import get_data
 from sitekit.paths import ROOT
@@ -61,10 +61,6 @@ _ROW = re.compile(r"^\|\s*(?P<n>\d+)\s*\|")
 _ITEM = re.compile(r"^(?P<indent>\s*)(?P<n>\d+)\.\s+\[")
 _STEP_FILE = re.compile(r"(?:^|/)step-(?P<n>\d+)-[^/]*$")
 _NAV_LINE = re.compile(r"^(?P<lead>\s*-\s*)(?P<title>[^:\n]+?):\s*(?P<page>\S+)\s*$")
-
-
-class NumberingError(Exception):
-    """A page number, or a list of pages, disagrees with ``nav``."""
 
 
 @dataclass(frozen=True)
@@ -407,12 +403,12 @@ def _nav_lines(config_file: Path) -> dict[str, int]:
 
 
 def check(docs: Path, nav: Any, config_file: Path) -> None:
-    """Raise NumberingError naming every file and line whose number or list is stale."""
+    """Raise PageError naming every file and line whose number or list is stale."""
     found = problems(docs, nav, config_file)
     if found:
         fixable = any(p.old for p in found)
         hint = "\n  `.venv/bin/python -m sitekit.numbering --fix` renumbers" if fixable else ""
-        raise NumberingError(
+        raise PageError(
             "page numbers out of date with nav:\n  " + "\n  ".join(map(str, found)) + hint
         )
 
@@ -453,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         check(docs, config["nav"], args.config)
-    except NumberingError as err:
+    except PageError as err:
         print(err, file=sys.stderr)
         return 1
     print("page numbers agree with nav")

@@ -13,7 +13,6 @@ Nothing is reloaded in place: when the build code itself (``tools/sitekit``) cha
 
 from __future__ import annotations
 
-import html
 import logging
 import os
 import time
@@ -34,6 +33,7 @@ from mkdocs.structure.pages import Page
 
 from paperlens import _cache as experiment_cache
 from sitekit import (
+    PageError,
     answers,
     browser,
     cards,
@@ -101,7 +101,6 @@ class Build:
     works: dict[str, citations.Work] = field(default_factory=dict)  # docs/references.bib
     lists: dict[str, str] = field(default_factory=dict)  # generated lists the guide cannot make
     cited: dict[str, list[str]] = field(default_factory=dict)  # page -> the keys it cites
-    unknown: dict[str, list[str]] = field(default_factory=dict)  # page -> its unknown keys
 
     def outcome(self, page: Page) -> examples.Outcome | None:
         return self.outcomes.get(f"docs/{page.file.src_uri}")
@@ -121,6 +120,8 @@ class Session:
         self.code = lifecycle.code_key()
         self.stopper: lifecycle.Stopper | None = None
         self.links: preview.LinkProblems | None = None  # under serve: each build's broken links
+        # Under serve: each build's author mistakes, by page ("": one the pages share).
+        self.problems: dict[str, list[str]] = {}
         # Every page's finished HTML, for the print edition; kept across `make serve`'s
         # rebuilds, which read only the pages an edit touches.
         self.edition = print_edition.Edition()
@@ -159,19 +160,24 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         session = self._session()
         session.restart_if_code_changed(config)
+        session.problems = {}
         if session.serving:  # a new page not yet in nav is served, with a note what to do
             preview.allow_pages_outside_nav(config)
             session.links = preview.keep_link_problems()  # a broken link is shown in its page
         docs = Path(config["docs_dir"])
-        words = _checked(lambda: _check_pages(docs, config))
-        self._check_while_writing(docs, config)
+        words = self._checked(lambda: _check_pages(docs, config), list[glossary.Word]())
+        config_file = Path(config["config_file_path"])
+        self._checked(lambda: numbering.check(docs, config["nav"], config_file), None)
+        self._checked(lambda: recall.check(docs, config["nav"]), None)
         self.build = Build(katex.Renderer(), figures.library_key(), words, glossary.glossary(words))
-        self.build.works = _checked(lambda: citations.load(docs))
+        self.build.works = self._checked(lambda: citations.load(docs), {})
         unused = citations.uncited_entries(docs, self.build.works)
-        self._loose_ends([f"docs/{citations.BIB_FILE}: no page cites {key}" for key in unused])
+        self._fail([f"docs/{citations.BIB_FILE}: no page cites {key}" for key in unused])
         self.build.lists = {"cite-this-site": _site_bibtex(config, self.build.commit)}
         lists = self.build.lists
-        self.build.guide = repr(_checked(lambda: guide.generated(docs, config["nav"], "", lists)))
+        self.build.guide = repr(
+            self._checked(lambda: guide.generated(docs, config["nav"], "", lists), dict[str, str]())
+        )
         _configure_notebooks(config, self.config.execute_notebooks)
         session.edition.no_pdf = _why_no_pdfs(session.serving)
         return config
@@ -227,33 +233,41 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         outcome = self._build().outcome(page)
         docs = Path(config["docs_dir"])
         lists = self._build().lists
-        markdown = _checked(
-            lambda: guide.expand(markdown, page.file.src_uri, docs, config["nav"], lists)
+        src = page.file.src_uri
+        markdown = self._checked(
+            lambda: guide.expand(markdown, src, docs, config["nav"], lists), markdown, src
         )
         markdown = example_report.mark_failures(markdown, page, outcome)  # under serve
         markdown = self._cite(markdown, page)
-        return _checked(lambda: answers.fill_boxes(markdown, page, outcome))
+        return self._checked(lambda: answers.fill_boxes(markdown, page, outcome), markdown, src)
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         build = self._build()
         src, where = page.file.src_uri, f"docs/{page.file.src_uri}"
         if notebooks.is_notebook(src):  # nbconvert's HTML, made to read like the other pages
-            html = _checked(
-                lambda: notebook_html.clean_page(html, page, build.renderer, build.tooltips)
+            html = self._checked(
+                lambda: notebook_html.clean_page(html, page, build.renderer, build.tooltips),
+                html,
+                src,
             )
             html = self._cite(html, page, markdown=False)
         else:
-            html = _checked(lambda: build.renderer.render_page(html, where=where))
+            html = self._checked(lambda: build.renderer.render_page(html, where=where), html, src)
         html = glossary.without_own_tooltips(html, build.words, src)
         html = glossary.without_everyday_tooltips(html)  # a use the writer marked everyday
         html = cards.add_anchors(html, page.markdown or "")
         html = glossary.definitions_html(html)
-        html = _checked(lambda: figures.embed(html, page.url, build.figures, where=where))
-        html = _checked(lambda: explorables.embed(html, page.url, build.explorables, where=where))
+        html = self._checked(
+            lambda: figures.embed(html, page.url, build.figures, where=where), html, src
+        )
+        html = self._checked(
+            lambda: explorables.embed(html, page.url, build.explorables, where=where), html, src
+        )
         if notebooks.is_notebook(src):
             html = notebook_figures.extract(html, page.url, build.notebook_figures)
         html = copy_code.add_copy_text(html)
-        html = self._uncited_names(html, page) + html
+        self._uncited_names(html, page)
+        html = self._notice(src) + html
         footer = example_report.footer(build.outcome(page), build.notebooks.cells.get(src))
         html += footer
         html += report.link(
@@ -330,23 +344,6 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
 
     # --- The steps -------------------------------------------------------------------------
 
-    def _check_while_writing(self, docs: Path, config: MkDocsConfig) -> None:
-        """The checks a page fails while it is being written (its numbers and page lists
-        against ``nav``, its recall cards): they fail ``make site``; under ``make serve`` the
-        terminal says what to fix, and the preview keeps serving."""
-        config_file = Path(config["config_file_path"])
-        steps: list[Callable[[], None]] = [
-            lambda: numbering.check(docs, config["nav"], config_file),
-            lambda: recall.check(docs, config["nav"]),
-        ]
-        for step in steps:
-            try:
-                step()
-            except (numbering.NumberingError, recall.RecallError) as err:
-                if not self._session().serving:
-                    raise PluginError(str(err)) from None
-                lifecycle.tell(f"{err}\n(make site fails until this is fixed)")
-
     def _print_pdfs(self, site: Path, config: MkDocsConfig) -> None:
         """The print edition's PDFs; without a browser, one notice (below WARNING, so strict
         mode keeps it a notice) says they were left out and how to get them."""
@@ -375,41 +372,50 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         text, keys, errors = citations.expand(
             text, build.works, where=f"docs/{src}", source=page.file.content_string
         )
-        if errors and not self._session().serving:
-            raise PluginError("\n".join(errors))
-        build.unknown[src] = errors  # under make serve: for the page's notice
+        self._fail(errors, src)  # under make serve: marked in place, and in the page's notice
         if src == cards.REVIEW_PAGE:  # generated from the cards: it cites what they name
             keys += [key for key in citations.named(text, build.works) if key not in keys]
         build.cited[src] = keys
         return citations.with_references(text, keys, build.works, markdown=markdown)
 
-    def _uncited_names(self, page_html: str, page: Page) -> str:
-        """A work the page names ("He et al.", a title) without citing it fails ``make site``;
-        under ``make serve`` a notice at the top of the page says so, with its unknown keys."""
+    def _uncited_names(self, page_html: str, page: Page) -> None:
+        """A work the page names ("He et al.", a title) without citing it is a mistake."""
         src = page.file.src_uri
         build = self._build()
-        named = []
-        if src != citations.PAGE:  # which names every work, and lists them all
-            text = citations.page_text(page_html)
-            named = citations.uncited_names(text, build.cited.get(src, []), build.works)
-        return self._loose_ends(
-            build.unknown.pop(src, [])
-            + [f"docs/{src}: names {name} but does not cite it: add [@key]" for name in named]
+        if src == citations.PAGE:  # which names every work, and lists them all
+            return
+        text = citations.page_text(page_html)
+        named = citations.uncited_names(text, build.cited.get(src, []), build.works)
+        self._fail(
+            [f"docs/{src}: names {name} but does not cite it: add [@key]" for name in named], src
         )
 
-    def _loose_ends(self, errors: list[str]) -> str:
-        """Raise under ``make site``; under ``make serve``, tell the terminal and return the
-        notice that goes at the top of the page."""
+    def _fail(self, errors: list[str], page: str = "") -> None:
+        """An author's mistake, in ``page`` ("": in what the pages share). It fails ``make
+        site``; under ``make serve`` the terminal says it, the page shows it at its top (every
+        page, for a shared one), and the preview keeps serving."""
         if not errors:
-            return ""
+            return
         if not self._session().serving:
             raise PluginError("\n".join(errors))
         lifecycle.tell("\n".join(errors) + "\n(shown in the page; make site fails until fixed)")
-        items = "".join(f"<li>{html.escape(e)}</li>" for e in errors)
-        return (
-            '<div class="admonition failure citation-errors"><p class="admonition-title">'
-            f"This page's citations have loose ends</p><ul>{items}</ul></div>\n\n"
-        )
+        self._session().problems.setdefault(page, []).extend(errors)
+
+    def _checked(self, step: Callable[[], T], fallback: T, page: str = "") -> T:
+        """``step()``; if it finds an author's mistake (`sitekit.PageError`), `_fail` with it,
+        and under ``make serve`` go on with ``fallback``."""
+        try:
+            return step()
+        except PageError as err:
+            self._fail([str(err)], page)
+            return fallback
+
+    def _notice(self, page: str) -> str:
+        """Under ``make serve``: the box at the top of ``page`` with its mistakes and those
+        the pages share; "" if there are none."""
+        problems = self._session().problems
+        shown = problems.get(page, []) + problems.get("", [])
+        return preview.notice("What make site fails on", shown, "page-problems")
 
     def _session(self) -> Session:
         if self.session is None:  # an engine that skipped on_startup
@@ -459,7 +465,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         found = figures.discover(Path(self.config.figures))
         try:
             return figures.render_all(found)
-        except figures.FigureError as err:
+        except PageError as err:
             if not self._session().serving:
                 raise PluginError(str(err)) from None
             lifecycle.tell(f"a figure script failed (shown in the page):\n{err}")
@@ -491,7 +497,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         found = explorables.discover(Path(self.config.figures))
         try:
             return explorables.render_all(found)
-        except figures.FigureError as err:
+        except PageError as err:
             if not self._session().serving:
                 raise PluginError(str(err)) from None
             lifecycle.tell(f"an explorable figure failed:\n{err}")
@@ -500,7 +506,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         for figure in found:  # one at a time: the failing one is left out
             try:
                 one, count = explorables.render_all([figure])
-            except figures.FigureError:
+            except PageError:
                 continue
             out.update(one)
             frames += count
@@ -532,6 +538,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             extra += build.guide
         if "[@" in f.content_string or "[-@" in f.content_string:  # entries of the bibliography
             extra += repr(build.works)
+        extra += repr(self._session().problems.get("", []))  # shown on every page
         return preview.page_key(f.content_bytes, outcome, extra)
 
 
@@ -561,24 +568,6 @@ def _site_bibtex(config: MkDocsConfig, commit: provenance.Commit) -> str:
         version=wheel.version(),
         year=year,
     )
-
-
-def _checked(step: Callable[[], T]) -> T:
-    """Run a step whose error names the page and what to fix: it stops the build, with no
-    traceback."""
-    errors = (
-        concepts.ConceptError,
-        glossary.GlossaryError,
-        answers.AnswerError,
-        katex.MathError,
-        figures.FigureError,
-        guide.GuideError,
-        citations.CitationError,
-    )
-    try:
-        return step()
-    except errors as err:
-        raise PluginError(str(err)) from None
 
 
 def _status(outcome: examples.Outcome | None, *, generated: bool) -> str:

@@ -195,18 +195,24 @@ def keep_link_problems() -> LinkProblems:
     return kept
 
 
+def notice(title: str, problems: list[str], kind: str) -> str:
+    """The box at the top of a page under ``make serve`` that lists ``problems``, which fail
+    ``make site``; "" if there are none. ``kind`` is its class, for the tests."""
+    if not problems:
+        return ""
+    items = "".join(f"<li>{html.escape(p)}</li>" for p in problems)
+    return (
+        f'<div class="admonition failure {kind}"><p class="admonition-title">{title}</p>'
+        f"<ul>{items}</ul><p><code>make site</code> fails until it is fixed.</p></div>\n\n"
+    )
+
+
 def show_link_problems(output: str, problems: list[str]) -> str:
     """A page's HTML with its link problems in a box at the top of the article."""
-    if not problems:
-        return output
-    items = "".join(f"<li>{html.escape(p)}</li>" for p in problems)
     title = "A link on this page goes nowhere" if len(problems) == 1 else "Links that go nowhere"
-    box = (
-        f'<div class="admonition failure link-problems"><p class="admonition-title">{title}</p>'
-        f"<ul>{items}</ul><p><code>make site</code> fails until it is fixed.</p></div>"
-    )
+    box = notice(title, problems, "link-problems")
     head, tag, rest = output.partition('<article class="md-content__inner md-typeset">')
-    return head + tag + box + rest if tag else output
+    return head + tag + box + rest if tag and box else output
 
 
 def allow_pages_outside_nav(config: Any) -> None:

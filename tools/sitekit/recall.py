@@ -7,16 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sitekit import page_model
+from sitekit import PageError, page_model
 from sitekit.concepts import load
 
 
-class RecallError(Exception):
-    """A page introduces a concept and asks no question about it."""
-
-
 def check(docs: Path, nav: Any) -> None:
-    """Raise RecallError naming every page of ``nav`` that introduces a concept without a
+    """Raise PageError naming every page of ``nav`` that introduces a concept without a
     recall card."""
     missing = []
     for declaration in load(docs, nav):
@@ -30,4 +26,4 @@ def check(docs: Path, nav: Any) -> None:
                 ' with a "## Recall" section of at least one card, ??? question "..."'
             )
     if missing:
-        raise RecallError("recall cards:\n  " + "\n  ".join(missing))
+        raise PageError("recall cards:\n  " + "\n  ".join(missing))
