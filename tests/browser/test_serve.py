@@ -1,10 +1,10 @@
 """`make serve` as a contributor meets it: it shows what fails in the page, keeps serving, and
 clears it once fixed (a false claim in an example, a figure script that raises or draws text too
-faint to read, a citation's loose ends and a formula KaTeX cannot render, a broken link); it serves a new page saved before its nav
-entry, with a note saying what to do; an edit to the build code restarts it; and stopping it
-with ``kill -INT`` or ``kill -TERM`` of make's process, even during its first build, leaves no
-process of the project behind (issue 25: the examples' workers and multiprocessing's resource
-tracker were left running).
+faint to read, a citation's loose ends and a formula KaTeX cannot render, a broken link); it
+serves a new page saved before its nav entry, with a note saying what to do; an edit to the
+build code restarts it; and stopping it with ``kill -INT`` or ``kill -TERM`` of make's process,
+even during its first build, leaves no process of the project behind (issue 25: the examples'
+workers and multiprocessing's resource tracker were left running).
 
 One server serves the module's checks of the page (its first build is the costly part), on a
 scratch copy of the pages and the figure scripts (``scratch_with_figures``, tests/conftest.py)

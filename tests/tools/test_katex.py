@@ -7,8 +7,7 @@ from sitekit import PageError, katex
 
 @pytest.fixture
 def renderer(tmp_path, monkeypatch):
-    monkeypatch.setattr(katex, "CACHE_FILE", tmp_path / "katex.json")
-    r = katex.Renderer()
+    r = katex.Renderer(tmp_path / "katex.json")
     yield r
     r.close()
 
@@ -47,12 +46,11 @@ def test_malformed_or_unknown_tex_fails_naming_page_and_formula(renderer, tex):
 
 
 def test_rendered_formulas_are_cached_between_builds(tmp_path, monkeypatch):
-    monkeypatch.setattr(katex, "CACHE_FILE", tmp_path / "katex.json")
-    first = katex.Renderer()
+    first = katex.Renderer(tmp_path / "katex.json")
     html = first.render("x^2", display=False, where="p.md")
     first.close()
     assert first.rendered == 1
-    second = katex.Renderer()
+    second = katex.Renderer(tmp_path / "katex.json")
     assert second.render("x^2", display=False, where="p.md") == html
     assert second.rendered == 0
     second.close()
@@ -60,13 +58,12 @@ def test_rendered_formulas_are_cached_between_builds(tmp_path, monkeypatch):
 
 def test_a_damaged_cache_is_dropped_and_the_formulas_rendered_again(tmp_path, monkeypatch, capfd):
     """A truncated katex.json once stopped every later build with a JSONDecodeError."""
-    monkeypatch.setattr(katex, "CACHE_FILE", tmp_path / "katex.json")
-    first = katex.Renderer()
+    first = katex.Renderer(tmp_path / "katex.json")
     html = first.render("x^2", display=False, where="p.md")
     first.close()
-    data = katex.CACHE_FILE.read_bytes()
-    katex.CACHE_FILE.write_bytes(data[: len(data) // 2])
-    second = katex.Renderer()
+    data = first.cache_file.read_bytes()
+    first.cache_file.write_bytes(data[: len(data) // 2])
+    second = katex.Renderer(tmp_path / "katex.json")
     assert second.render("x^2", display=False, where="p.md") == html
     assert second.rendered == 1
     second.close()

@@ -44,7 +44,6 @@ from sitekit.sybil_parsers import PythonBlockParser
 
 FLAGS = ELLIPSIS | NORMALIZE_WHITESPACE
 PATTERNS = ["docs/*.md", "docs/**/*.md"]
-CACHE_DIR = cache_root() / "examples"
 # What a page's examples can see, besides the page: the library, the build machinery (a page
 # may import it, as the contributing guide does), and the installed distributions of
 # `sitekit.cache.versions`.
@@ -259,9 +258,9 @@ class Runner:
     key), so an edit to ``src/paperlens`` is always seen.
     """
 
-    def __init__(self, jobs: int = 2, cache_dir: Path = CACHE_DIR) -> None:
+    def __init__(self, jobs: int = 2, cache_dir: Path | None = None) -> None:
         self.jobs = jobs
-        self.cache_dir = cache_dir
+        self.cache_dir = cache_dir or cache_root() / "examples"
         self._pool: ProcessPoolExecutor | None = None
         self._pool_key = ""
         self.ran = 0  # pages run afresh in the last call

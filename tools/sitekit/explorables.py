@@ -28,7 +28,6 @@ from sitekit import PageError, cache, figstyle, figures
 from sitekit.cache import PACKAGE_DIR, blas_config, hash_sitekit
 from sitekit.paths import cache_root
 
-CACHE_DIR = cache_root() / "frames"
 RENDERER = PACKAGE_DIR / "render_frames.py"
 SCRIPT = "assets/explorables.js"
 # Below this width the page shows a figure's narrow layout (the one home: `figstyle`).
@@ -132,7 +131,7 @@ def render_all(
     and by the frame renderer; a stale script's frames are split over ``jobs`` processes.
     """
     scripts = discover() if scripts is None else scripts
-    cache_dir = CACHE_DIR if cache_dir is None else cache_dir
+    cache_dir = cache_root() / "frames" if cache_dir is None else cache_dir
     shared = figures.shared_key() + hash_sitekit([RENDERER])
     blas = blas_config()
     folders = {f: cache_dir / figures.cache_key(f, shared, blas) for f in scripts}

@@ -35,7 +35,6 @@ from sitekit.cache import PACKAGE_DIR, blas_config, hash_files, hash_sitekit
 from sitekit.paths import ROOT, cache_root
 
 FIGURES_DIR = ROOT / "figures"
-CACHE_DIR = cache_root() / "figures"
 # Inputs shared by every figure: the library, and the renderer that runs every script (with the
 # sitekit modules it imports, figstyle among them; see `sitekit.cache.sitekit_sources`).
 SHARED_INPUTS = ("src/paperlens/**/*.py",)
@@ -193,7 +192,7 @@ def run_renderers(commands: list[list[str]]) -> None:
 
 
 def render_all(
-    figures: list[Figure] | None = None, *, jobs: int = 2, cache_dir: Path = CACHE_DIR
+    figures: list[Figure] | None = None, *, jobs: int = 2, cache_dir: Path | None = None
 ) -> tuple[dict[str, Rendered], int]:
     """Return ``{site_path: Rendered}`` for every figure and how many were rendered afresh.
 
@@ -202,6 +201,7 @@ def render_all(
     are always seen), split over ``jobs`` processes.
     """
     figures = discover() if figures is None else figures
+    cache_dir = cache_root() / "figures" if cache_dir is None else cache_dir
     shared = shared_key()
     blas = blas_config()
     keys = {f: cache_key(f, shared, blas) for f in figures}

@@ -21,7 +21,6 @@ from sitekit.paths import ROOT, cache_root
 
 HERE = Path(__file__).resolve().parent
 KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
-CACHE_FILE = cache_root() / "katex.json"
 
 # arithmatex (generic: true) wraps inline math as <span class="arithmatex">\(...\)</span>
 # and display math as <div class="arithmatex">\[...\]</div>.
@@ -39,12 +38,14 @@ def katex_version() -> str:
 
 
 class Renderer:
-    """Renders formulas through one node process, with a persistent content-hash cache."""
+    """Renders formulas through one node process, with a persistent content-hash cache
+    (``cache_file``, default ``katex.json`` in the build's cache folder, `paths.cache_root`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache_file: Path | None = None) -> None:
         self._proc: subprocess.Popen[str] | None = None
         self._version = katex_version()
-        stored = cache.read_json(CACHE_FILE)  # verified: a damaged file is dropped
+        self.cache_file = cache_file or cache_root() / "katex.json"
+        stored = cache.read_json(self.cache_file)  # verified: a damaged file is dropped
         self._cache: dict[str, str] = stored if isinstance(stored, dict) else {}
         self._dirty = False
         self.rendered = 0  # formulas sent to KaTeX in this build (cache misses)
@@ -115,7 +116,7 @@ class Renderer:
                 self._proc.stdout.close()
             self._proc = None
         if self._dirty:
-            cache.write_json(CACHE_FILE, self._cache)  # atomic: builds never read half a file
+            cache.write_json(self.cache_file, self._cache)  # atomic: builds never read half a file
             self._dirty = False
 
 
