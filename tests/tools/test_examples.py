@@ -165,14 +165,23 @@ def test_a_damaged_outcome_is_run_again(tmp_path, capfd):
         runner.close()
 
 
-def test_the_cache_key_covers_the_library_and_the_page(tmp_path, monkeypatch):
+def test_the_cache_key_covers_the_library_and_the_page_s_examples_not_its_prose(tmp_path):
     page = write(tmp_path)
     environment = examples.environment_key()
     key = examples.page_key(page, "docs/t.md", environment)
     assert examples.page_key(page, "docs/t.md", environment + "x") != key
-    page.write_text(PAGE + "\nmore prose\n")
-    assert examples.page_key(page, "docs/t.md", environment) != key
     assert any("src/paperlens" in s for s in examples.SOURCES)
+    page.write_text(PAGE + "\nmore prose\n")  # after the examples: their lines stay
+    assert examples.page_key(page, "docs/t.md", environment) == key
+    changed = {
+        "an example's code": PAGE.replace("2 + 2 == 5", "2 + 3 == 5"),
+        "an example's output": PAGE.replace("\n7\n", "\n6\n"),
+        "an example's line": PAGE.replace("Some prose.", "Some prose.\n\nMore prose."),
+        "a skip's reason": PAGE.replace("shown, not run", "shown only"),
+    }
+    for what, text in changed.items():
+        page.write_text(text)
+        assert text != PAGE and examples.page_key(page, "docs/t.md", environment) != key, what
 
 
 @pytest.mark.parametrize("page", sorted(Path(examples.ROOT, "docs").rglob("*.md")), ids=str)

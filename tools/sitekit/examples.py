@@ -7,14 +7,16 @@ the page (see ``sitekit.plugin``).
 
 Each page is run in a fresh namespace, in a small pool of worker processes that stays warm
 between the rebuilds of ``make serve`` (no interpreter start, no NumPy import per edit). An
-outcome that passed is cached under ``.cache/examples/`` by a hash of the page's source, the
-library's source (its version number never changes), the build machinery's source, the
-versions of the installed dependencies and the BLAS kernel; so an unchanged page costs a hash.
+outcome that passed is cached under ``.cache/examples/`` by a hash of the page's examples (each
+with its line: not the prose around them, `page_key`), the library's source (its version number
+never changes), the build machinery's source, the versions of the installed dependencies and
+the BLAS kernel; so a page whose examples did not change costs a parse and a hash.
 """
 
 from __future__ import annotations
 
 import contextlib
+import doctest
 import hashlib
 import io
 import multiprocessing
@@ -240,8 +242,16 @@ def environment_key() -> str:
 
 
 def page_key(page: Path, name: str, environment: str) -> str:
+    """What a page's outcome depends on in the page: each example Sybil collects there, with
+    its line and its kind, and nothing of the prose around them (a prose edit runs nothing)."""
     digest = hashlib.sha256(environment.encode())
-    digest.update(name.encode() + b"\0" + page.read_bytes())
+    digest.update(name.encode())
+    for example in page_sybil().parse(page.resolve()):
+        parsed = example.region.parsed
+        if isinstance(parsed, doctest.Example):  # no repr of its own: its source and output
+            parsed = (parsed.source, parsed.want, sorted(parsed.options.items()))
+        kind = type(example.region.evaluator).__name__
+        digest.update(f"\0{example.line}\0{kind}\0{parsed!r}".encode())
     return digest.hexdigest()[:32]
 
 
