@@ -2,6 +2,8 @@
 
 import logging
 
+import pytest
+
 from sitekit import preview
 from sitekit.figures import Rendered
 
@@ -83,3 +85,38 @@ def test_the_page_shows_its_broken_links_at_the_top_of_its_article():
     assert "A link on this page goes nowhere" in shown and "&lt;b&gt;.md" in shown
     assert shown.endswith("<h1>Softmax</h1></article></main>")
     assert preview.show_link_problems(page, []) == page
+
+
+def _plugin(command: str):
+    from sitekit.plugin import PaperlensPlugin
+
+    plugin = PaperlensPlugin()
+    plugin.on_startup(command="build", dirty=False)  # no signal handlers in a test
+    plugin._session().serving = command == "serve"
+    return plugin
+
+
+def _mistake() -> None:
+    from sitekit import PageError
+
+    raise PageError("docs/a.md:3: KaTeX cannot render inline math '\\\\frac{1}{'")
+
+
+def test_an_author_s_mistake_fails_make_site():
+    from mkdocs.exceptions import PluginError
+
+    with pytest.raises(PluginError, match="docs/a.md:3: KaTeX cannot render"):
+        _plugin("build")._checked(_mistake, "fallback", "a.md")
+
+
+def test_under_serve_a_page_s_mistake_shows_on_it_and_a_shared_one_on_every_page(capfd):
+    plugin = _plugin("serve")
+    assert plugin._checked(_mistake, "fallback", "a.md") == "fallback"  # the build goes on
+    plugin._fail(["docs/references.bib: no page cites x"])  # shared by every page
+    own, other = plugin._notice("a.md"), plugin._notice("b.md")
+    assert "What make site fails on" in own and "page-problems" in own
+    assert "KaTeX cannot render" in own and "KaTeX cannot render" not in other
+    assert "no page cites x" in own and "no page cites x" in other
+    assert "KaTeX cannot render" in capfd.readouterr().err  # and the terminal says it
+    plugin._session().problems = {}  # the next build starts clean
+    assert plugin._notice("a.md") == ""
