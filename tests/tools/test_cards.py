@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from sitekit import cards
+from sitekit import PageError, cards
 
 PAGE = """# A page
 
@@ -29,9 +29,9 @@ def test_cards_are_read_with_their_whole_answer():
     ]
 
 
-def test_a_card_without_an_answer_is_an_error():
-    with pytest.raises(ValueError, match="no answer"):
-        cards.cards_in('??? question "Empty?"\n\nText.\n')
+def test_a_card_without_an_answer_is_an_author_s_mistake_naming_the_page():
+    with pytest.raises(PageError, match="docs/x.md: recall card 'Empty\\?' has no answer"):
+        cards.cards_in('??? question "Empty?"\n\nText.\n', "docs/x.md")
 
 
 def deck(found):

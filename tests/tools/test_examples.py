@@ -240,3 +240,16 @@ def test_the_terminal_report_counts_in_english():
     two = example_report.failures_report({"a": failing("a", 1), "b": failing("b", 2)})
     assert one is not None and one[0] == "1 example failed on 1 page"
     assert two is not None and two[0] == "3 examples failed on 2 pages"
+
+
+def test_a_page_sybil_cannot_read_fails_with_sybil_s_message_and_is_not_cached(tmp_path):
+    """``>>>x`` (no blank after the prompt) makes Sybil's parser raise: the build reports it as
+    the page's failure, as it reports a false example, instead of stopping."""
+    page = write(tmp_path, "# T\n\n```python\n>>>x = 1\n```\n")
+    runner = examples.Runner(jobs=1, cache_dir=tmp_path / "cache")
+    try:
+        outcome = runner.run([page], tmp_path / "docs")["docs/t.md"]
+        assert not outcome.ok and "lacks blank after >>>" in outcome.failures[0].error
+        assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").iterdir())
+    finally:
+        runner.close()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitekit import PageError, cache, figstyle, figures
+from sitekit import PageError, cache, explorables, figstyle, figures
 
 GOOD = '''
 """A line."""
@@ -338,3 +338,13 @@ def test_the_narrow_breakpoint_has_one_home():
     css = (figures.ROOT / "docs" / "assets" / "paperlens.css").read_text()
     queries = set(re.findall(r"@media\s*(\([^)]*width[^)]*\))", css))
     assert queries == {figstyle.NARROW_MEDIA}
+
+
+def test_a_script_python_cannot_parse_is_named_with_its_line(tmp_path):
+    script = tmp_path / "figures" / "a" / "b" / "c.py"
+    script.parent.mkdir(parents=True)
+    script.write_text("def make_figure(style, layout)\n    pass\n")
+    figure = figures.Figure(script, tmp_path / "figures")
+    with pytest.raises(PageError, match=r"figure script .*c\.py, line 1: expected ':'"):
+        figures.render_all([figure], cache_dir=tmp_path / "cache")
+    assert not explorables.is_explorable(figure)  # its figure's render says why

@@ -48,6 +48,11 @@ def test_meanings_must_be_plain_text():
         glossary.read_words(TABLE.replace("Mean squared error.", "The mean of $e^2$."))
 
 
+def test_a_row_with_a_cell_too_many_is_named():
+    with pytest.raises(PageError, match=r"the Words row 'MSE \| Mean \| squared.*has 4 cells"):
+        glossary.read_words(TABLE.replace("Mean squared error.", "Mean | squared error."))
+
+
 def site(tmp_path, pages):
     docs = tmp_path / "docs"
     (docs / "reference").mkdir(parents=True)

@@ -74,8 +74,37 @@ def test_a_broken_link_under_serve_is_kept_for_its_page_not_counted_as_a_warning
     again = preview.keep_link_problems()  # each build its own, the old one removed
     assert again is not kept
     assert [f for f in logger.filters if isinstance(f, preview.LinkProblems)] == [again]
-    for name in ("properdocs.structure.pages", "mkdocs.structure.pages"):  # as make site has it
-        logging.getLogger(name).removeFilter(again)
+    _remove_filters(again)
+
+
+def _remove_filters(kept) -> None:  # as make site has them
+    for engine in ("properdocs", "mkdocs"):
+        for part in ("pages", "nav"):
+            logging.getLogger(f"{engine}.structure.{part}").removeFilter(kept)
+
+
+def test_a_nav_entry_for_a_missing_file_and_a_missing_anchor_are_kept_too(caplog):
+    kept = preview.keep_link_problems()
+    nav = (
+        "A reference to 'foundations/typo.md' is included in the 'nav' configuration, which is"
+        " not found in the documentation files."
+    )
+    anchor = (
+        "Doc file 'a.md' contains a link 'b.md#nope', but the doc 'b.md' does not contain an"
+        " anchor '#nope'."
+    )
+    try:
+        with caplog.at_level(logging.INFO):
+            logging.getLogger("properdocs.structure.nav").warning(nav)
+            logging.getLogger("properdocs.structure.pages").warning(anchor)
+        assert kept.pages == {"": [nav], "a.md": [anchor]}  # "": every page shows it
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+        said = [
+            r.getMessage() for r in caplog.records if "does not contain an anchor" in r.getMessage()
+        ]
+        assert said and "the preview shows it" not in said[0]  # checked after the page is written
+    finally:
+        _remove_filters(kept)
 
 
 def test_the_page_shows_its_broken_links_at_the_top_of_its_article():

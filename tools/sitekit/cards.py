@@ -41,7 +41,7 @@ from typing import Any
 import genanki
 import markdown as python_markdown
 
-from sitekit import page_model
+from sitekit import PageError, page_model
 from sitekit.concepts import nav_pages
 from sitekit.frontmatter import get_data
 from sitekit.page_model import MATH_DISPLAY, MATH_INLINE
@@ -68,13 +68,13 @@ class Card:
         return str(genanki.guid_for(ROOT_DECK, self.page, self.anchor))
 
 
-def cards_in(markdown: str) -> list[tuple[str, str]]:
-    """``(question, answer)`` for every recall card in a page's Markdown."""
+def cards_in(markdown: str, where: str = "the page") -> list[tuple[str, str]]:
+    """``(question, answer)`` for every recall card in a page's Markdown (``where``)."""
     out = []
     for card in page_model.parse(markdown).cards:
         answer = "\n".join(card.body).strip()
         if not answer:
-            raise ValueError(f"recall card {card.title!r} has no answer")
+            raise PageError(f"{where}: recall card {card.title!r} has no answer")
         out.append((str(card.title), answer))
     return out
 
@@ -115,12 +115,12 @@ def anchors(questions: list[str]) -> list[str]:
 _CARD_TAG = re.compile(r'<details class="question"(?=[ >])')
 
 
-def add_anchors(page_html: str, markdown: str) -> str:
+def add_anchors(page_html: str, markdown: str, where: str = "the page") -> str:
     """The page's recall cards with their anchors as ids (``<details class="question"
     id="card-...">``), so that a card in the deck links to its place on the page. Cards are
     matched in order; a page whose HTML has another number of them is left as it is (the
     built-site tests check that every card of the deck finds its anchor)."""
-    found = anchors([q for q, _ in cards_in(markdown)])
+    found = anchors([q for q, _ in cards_in(markdown, where)])
     if not found or len(_CARD_TAG.findall(page_html)) != len(found):
         return page_html
     ids = iter(found)
@@ -135,7 +135,7 @@ def collect(docs_dir: Path, nav: Any) -> list[Card]:
             continue
         text, meta = get_data(path.read_text(encoding="utf-8"))
         page_title = str(meta.get("title", title))
-        found = cards_in(text)
+        found = cards_in(text, f"docs/{page}")
         for (question, answer), anchor in zip(found, anchors([q for q, _ in found]), strict=True):
             cards.append(Card(section, page, page_title, question, answer, anchor))
     return cards

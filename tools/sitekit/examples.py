@@ -292,8 +292,11 @@ class Runner:
         self._keys: dict[str, str] = {}
         for page in pages:
             name = page_name(page, docs_dir)
-            key = page_key(page, name, environment)
-            cached = read_pickle(self.cache_dir / f"{key}.pickle")
+            try:
+                key = page_key(page, name, environment)
+            except ValueError:  # Sybil cannot read an example: the run reports it, uncached
+                key = ""
+            cached = read_pickle(self.cache_dir / f"{key}.pickle") if key else None
             if isinstance(cached, Outcome):
                 out[name] = cached
                 continue
@@ -317,7 +320,7 @@ class Runner:
                 failure = Failure(1, 0, f"the examples could not be run: {err!r}", report)
                 outcome = Outcome(name, 0, 0, failures=(failure,))
             out[name] = outcome
-            if outcome.ok:
+            if outcome.ok and self._keys[name]:
                 write(self.cache_dir / f"{self._keys[name]}.pickle", pickle.dumps(outcome))
         return out
 

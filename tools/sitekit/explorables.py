@@ -55,9 +55,13 @@ class Explorable:
 
 
 def is_explorable(figure: figures.Figure) -> bool:
-    """Whether a figure script defines ``make_frame`` (read from its source, not imported)."""
-    tree = ast.parse(figure.script.read_text(), filename=str(figure.script))
-    return any(isinstance(n, ast.FunctionDef) and n.name == "make_frame" for n in tree.body)
+    """Whether a figure script defines ``make_frame`` (read from its source, not imported); one
+    that Python cannot parse is not (rendering its figure reports the error)."""
+    try:
+        body = figure.tree().body
+    except PageError:
+        return False
+    return any(isinstance(n, ast.FunctionDef) and n.name == "make_frame" for n in body)
 
 
 def discover(folder: Path = figures.FIGURES_DIR) -> list[figures.Figure]:

@@ -111,14 +111,25 @@ class Figure:
         """The source of the section's shared helpers."""
         return "".join(path.read_text() for path in self.helper_paths())
 
+    def tree(self) -> ast.Module:
+        """The script's syntax tree, read without running it."""
+        try:
+            return ast.parse(self.script.read_text(), filename=str(self.script))
+        except SyntaxError as err:
+            raise PageError(f"figure script {self.name}, line {err.lineno}: {err.msg}") from None
+
     def depends_on(self) -> list[str]:
-        tree = ast.parse(self.script.read_text(), filename=str(self.script))
-        for node in tree.body:
+        for node in self.tree().body:
             if isinstance(node, ast.Assign) and any(
                 isinstance(t, ast.Name) and t.id == "DEPENDS_ON" for t in node.targets
             ):
-                value = ast.literal_eval(node.value)
-                return [str(v) for v in value]
+                try:
+                    return [str(v) for v in ast.literal_eval(node.value)]
+                except ValueError:
+                    raise PageError(
+                        f"figure script {self.name}: DEPENDS_ON must be a list of paths written"
+                        ' out, such as ["src/paperlens/softmax.py"]'
+                    ) from None
         return []
 
 

@@ -95,7 +95,13 @@ def read_words(notation: str) -> list[Word]:
         )
     words = []
     folder = PurePosixPath(NOTATION_PAGE).parent
-    for forms, meaning, where in rows[2:]:
+    for row in rows[2:]:
+        if len(row) != 3:
+            raise PageError(
+                f"docs/{NOTATION_PAGE}: the Words row '{' | '.join(row)}' has {len(row)} cells,"
+                " not 3 (word | meaning | defined in; a | in a meaning splits it)"
+            )
+        forms, meaning, where = row
         link = _LINK.match(where)
         if link is None:
             raise PageError(f"docs/{NOTATION_PAGE}: '{forms}' needs a link to its page")

@@ -194,7 +194,8 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         build.explorables, frames = self._render_explorables()
         build.outcomes = self._finish_examples(started)
         build.notebooks = _notebooks(files, build, config["site_url"] or "/")
-        generated = _generated_files(build, Path(config["docs_dir"]), config)
+        review = self._checked(lambda: cards.collect(docs, config["nav"]), list[cards.Card]())
+        generated = _generated_files(build, review, config)
         for path, content in generated.items():
             files.append(File.generated(config, path, content=content))
         for folder in print_edition.SECTIONS:  # filled in by on_env, when every page is read
@@ -255,7 +256,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             html = self._checked(lambda: build.renderer.render_page(html, where=where), html, src)
         html = glossary.without_own_tooltips(html, build.words, src)
         html = glossary.without_everyday_tooltips(html)  # a use the writer marked everyday
-        html = cards.add_anchors(html, page.markdown or "")
+        html = self._checked(lambda: cards.add_anchors(html, page.markdown or "", where), html, src)
         html = glossary.definitions_html(html)
         html = self._checked(
             lambda: figures.embed(html, page.url, build.figures, where=where), html, src
@@ -302,7 +303,8 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         links = self._session().links
         if links is not None:
-            output = preview.show_link_problems(output, links.pages.get(page.file.src_uri, []))
+            found = links.pages.get(page.file.src_uri, []) + links.pages.get("", [])  # "": nav's
+            output = preview.show_link_problems(output, found)
         return proof.mark(output, self._proof(page, config))  # checked by make site after
 
     def on_post_template(
@@ -616,9 +618,11 @@ def _notebooks(files: Files, build: Build, site_url: str) -> notebooks.SiteNoteb
     return notebooks.site_notebooks(pages, build.figures, site_url, build.works)
 
 
-def _generated_files(build: Build, docs: Path, config: MkDocsConfig) -> dict[str, bytes]:
-    """Every file the build adds to the site, by its path in the site."""
-    review = cards.collect(docs, config["nav"])
+def _generated_files(
+    build: Build, review: list[cards.Card], config: MkDocsConfig
+) -> dict[str, bytes]:
+    """Every file the build adds to the site, by its path in the site (``review``: the
+    recall cards, for the Review page and the deck)."""
     deck = cards.anki_package(
         review, site_url=config["site_url"] or "/", timestamp=build.commit.time
     )

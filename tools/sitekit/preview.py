@@ -163,23 +163,31 @@ def read_titles(nav: Any, config: Any) -> None:
 class LinkProblems(logging.Filter):
     """Under ``make serve``, the engine's warnings about a page's links (a missing page, a
     missing anchor): ``serve --strict`` would abort the rebuild on one, and every request
-    would hang until a build passed. They are kept here instead, by page, and shown in the
-    page (`show_link_problems`), with a line in the terminal; ``make site`` still fails."""
+    would hang until a build passed. They are kept here instead, by page, and said in the
+    terminal; a link to a missing page is shown in its page too (`show_link_problems`), while
+    one to a missing anchor is not (the engine checks anchors after writing every page).
+    ``make site`` still fails on both."""
 
     PATTERN = re.compile(r"^Doc file '(?P<page>[^']+)' contains ")
+    # A nav entry for a file that is not there: every page shows it (kept under "").
+    NAV = re.compile(r"^A reference to '[^']+' is included in the 'nav' configuration")
 
     def __init__(self) -> None:
         super().__init__()
         self.pages: dict[str, list[str]] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
-        found = self.PATTERN.match(record.getMessage())
-        if record.levelno < logging.WARNING or found is None:
+        message = record.getMessage()
+        found = self.PATTERN.match(message)
+        if record.levelno < logging.WARNING or (found is None and not self.NAV.match(message)):
             return True
-        self.pages.setdefault(found["page"], []).append(record.getMessage())
+        self.pages.setdefault(found["page"] if found else "", []).append(message)
+        # The engine checks anchors after every page is written: too late for the page's box.
+        shown = (
+            "" if "does not contain an anchor" in message else "the preview shows it in the page; "
+        )
         logging.getLogger("mkdocs.plugins.paperlens").info(
-            "paperlens: %s (the preview shows it in the page; make site fails until it is fixed)",
-            record.getMessage(),
+            "paperlens: %s (%smake site fails until it is fixed)", message, shown
         )
         return False
 
@@ -187,7 +195,11 @@ class LinkProblems(logging.Filter):
 def keep_link_problems() -> LinkProblems:
     """Install a fresh `LinkProblems` on the engine's page logger, for one build."""
     kept = LinkProblems()
-    for name in ("properdocs.structure.pages", "mkdocs.structure.pages"):
+    for name in (
+        f"{engine}.structure.{part}"
+        for engine in ("properdocs", "mkdocs")
+        for part in ("pages", "nav")
+    ):
         logger = logging.getLogger(name)
         for old in [f for f in logger.filters if isinstance(f, LinkProblems)]:
             logger.removeFilter(old)
