@@ -375,10 +375,21 @@ PHONE = {"width": 390, "height": 844}
 MIN_DRAWN = 0.75
 
 # Every image in the article that the reader sees, loaded, with its drawn and designed width.
-SIZES = """async () => {
+# After a resize, a <picture> that picks another source loads it while the old one stays on
+# screen (and img.decode() answers for the old one): wait, up to 10 s, until no figure shows a
+# wide render on the phone, then measure (a page whose narrow source is missing fails then).
+SIZES = """async (phone) => {
     const imgs = [...document.querySelectorAll("article img")].filter(i => i.checkVisibility());
     for (const img of imgs) img.loading = "eager";
-    await Promise.all(imgs.map(img => img.decode().catch(() => null)));
+    const decoded = () => Promise.all(imgs.map(img => img.decode().catch(() => null)));
+    const wide = () => imgs.some(img => img.closest(".pl-figure")
+        && !img.currentSrc.includes(".narrow.") && img.naturalWidth > phone);
+    const deadline = performance.now() + 10000;
+    await decoded();
+    while (wide() && performance.now() < deadline) {
+        await new Promise(resolve => setTimeout(resolve, 100));
+        await decoded();
+    }
     return imgs.map(img => ({
         src: (img.currentSrc || img.src).slice(0, 160),
         figure: !!img.closest(".pl-figure"),
@@ -413,7 +424,7 @@ def test_figures_on_a_phone_are_drawn_at_three_quarters_of_their_size_or_more(
     set_palette(page, palette)
     page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
     problems = []
-    for img in page.evaluate(SIZES):
+    for img in page.evaluate(SIZES, PHONE["width"]):
         name = img["src"] if not img["src"].startswith("data:") else "an inline image"
         if not img["designed"]:
             problems.append(f"{name}: not loaded")
