@@ -149,3 +149,27 @@ def test_under_serve_a_page_s_mistake_shows_on_it_and_a_shared_one_on_every_page
     assert "KaTeX cannot render" in capfd.readouterr().err  # and the terminal says it
     plugin._session().problems = {}  # the next build starts clean
     assert plugin._notice("a.md") == ""
+
+
+def test_a_file_saved_during_the_first_build_asks_for_a_rebuild(tmp_path):
+    import time
+
+    docs = tmp_path / "docs"
+    (docs / "__pycache__").mkdir(parents=True)
+    (docs / "old.md").write_text("old")
+    started = time.time()
+    time.sleep(0.05)
+    (docs / "__pycache__" / "x.pyc").write_bytes(b"")  # importing the library writes these
+
+    import properdocs.replacement  # noqa: F401  (the engine, as its command line loads it)
+    from properdocs.livereload import LiveReloadServer
+
+    server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path))
+    try:
+        preview.rebuild_for_saves_during_first_build(server, [docs], started)
+        assert not server._want_rebuild  # nothing saved but bytecode
+        (docs / "new.md").write_text("saved while the first build ran")
+        preview.rebuild_for_saves_during_first_build(server, [docs, tmp_path / "gone"], started)
+        assert server._want_rebuild
+    finally:
+        server.server_close()

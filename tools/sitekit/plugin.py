@@ -116,6 +116,7 @@ class Session:
         self.runner = examples.Runner()
         self.notebooks = notebook_html.Ahead()  # the experiment notebooks, run side by side
         self.built = False  # after the first build, `make serve` renders only what an edit touched
+        self.started = time.time()  # files saved after this are read by a rebuild (on_serve)
         self.pages = preview.PageKeys()
         self.code = lifecycle.code_key()
         self.stopper: lifecycle.Stopper | None = None
@@ -334,6 +335,9 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         stopper = self._session().stopper
         if stopper is not None:  # stopped between builds, not inside one
             stopper.server = server
+        watched = [Path(config["docs_dir"]), Path(config["config_file_path"])]
+        watched += [Path(w) for w in config["watch"]]
+        preview.rebuild_for_saves_during_first_build(server, watched, self._session().started)
         return server
 
     def on_build_error(self, *, error: Exception) -> None:

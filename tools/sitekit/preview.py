@@ -251,3 +251,36 @@ def pages_outside_nav(nav: Any, files: Files, site_url: str) -> str | None:
         + "\nThe preview serves them; add each under `nav:` in mkdocs.yml, in reading order"
         ' ("Add a page", step 2, in docs/contributing/index.md): `make site` fails until then.'
     )
+
+
+def saved_since(folders: Iterable[Path], since: float) -> list[Path]:
+    """The files under ``folders`` (or the files themselves) modified after ``since``, but
+    Python's bytecode (``__pycache__``), which importing the library writes."""
+    found = []
+    for folder in folders:
+        paths = [folder] if folder.is_file() else folder.rglob("*") if folder.is_dir() else []
+        found += [
+            p
+            for p in paths
+            if "__pycache__" not in p.parts and p.is_file() and p.stat().st_mtime > since
+        ]
+    return sorted(found)
+
+
+def rebuild_for_saves_during_first_build(
+    server: Any, watched: Iterable[Path], since: float
+) -> None:
+    """Under ``make serve``, once its first build is done: the engine's file watcher starts
+    only now, from what the files are now, so a page saved during that (minutes long) build
+    would never be rebuilt. Ask for a rebuild if any watched file changed since it started.
+    (The engine's server has no public call for it: its build loop waits on these two.)"""
+    saved = saved_since(watched, since)
+    if not saved or not hasattr(server, "_rebuild_cond"):
+        return
+    names = ", ".join(p.name for p in saved[:5]) + (" ..." if len(saved) > 5 else "")
+    logging.getLogger("mkdocs.plugins.paperlens").info(
+        "paperlens: saved during the first build (%s): building again", names
+    )
+    with server._rebuild_cond:
+        server._want_rebuild = True
+        server._rebuild_cond.notify_all()
