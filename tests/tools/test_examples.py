@@ -11,7 +11,7 @@ import markdown
 import numpy as np
 import pytest
 
-from sitekit import example_report, examples, page_model
+from sitekit import PageError, example_report, examples, page_model
 
 PAGE = """---
 title: T
@@ -253,3 +253,16 @@ def test_a_page_sybil_cannot_read_fails_with_sybil_s_message_and_is_not_cached(t
         assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").iterdir())
     finally:
         runner.close()
+
+
+def test_every_step_that_reads_a_page_names_an_example_sybil_cannot_read(tmp_path):
+    """The recall check, the notebooks and the deck read the page through its model: an
+    unreadable example is the author's mistake there too, naming the page, and the failure
+    notice still shows (`example_report.mark`)."""
+    text = "# T\n\n```python\n>>>x = 1\n```\n"
+    with pytest.raises(PageError, match=r"docs/t\.md: an example Sybil cannot read: .*>>>"):
+        page_model.parse(text, "docs/t.md")
+    failure = examples.Failure(1, 0, "the examples could not be run: ValueError()", "report")
+    outcome = examples.Outcome("docs/t.md", 0, 0, failures=(failure,))
+    marked = example_report.mark(text, text, outcome)
+    assert "when it was built" in marked and "could not be run" in marked

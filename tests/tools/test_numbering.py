@@ -166,3 +166,14 @@ def test_a_section_inside_a_citation_is_the_paper_s():
         "'§1' names no page the check can follow: link it, [§1](page.md), or write the"
         " page's title after it, '§1 Title'"
     ]
+
+
+def test_a_section_index_in_nav_but_not_in_docs_is_named_not_a_crash(tmp_path):
+    docs = tmp_path / "docs"
+    (docs / "s").mkdir(parents=True)
+    (docs / "s" / "a.md").write_text("# A\n")
+    nav = [{"S": ["s/index.md", {"A": "s/a.md"}]}]
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("nav:\n  - S:\n      - s/index.md\n      - A: s/a.md\n")
+    found = [str(p) for p in numbering.problems(docs, nav, config)]
+    assert found == ["docs/s/index.md: S's index page is in nav but not in docs/"]

@@ -71,7 +71,7 @@ class Card:
 def cards_in(markdown: str, where: str = "the page") -> list[tuple[str, str]]:
     """``(question, answer)`` for every recall card in a page's Markdown (``where``)."""
     out = []
-    for card in page_model.parse(markdown).cards:
+    for card in page_model.parse(markdown, where).cards:
         answer = "\n".join(card.body).strip()
         if not answer:
             raise PageError(f"{where}: recall card {card.title!r} has no answer")

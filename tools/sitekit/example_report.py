@@ -13,7 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from sitekit import page_model
+from sitekit import PageError, page_model
 from sitekit.cache import versions
 from sitekit.examples import Failure, Outcome
 
@@ -95,11 +95,14 @@ def mark(markdown: str, source: str, outcome: Outcome) -> str:
     lines = markdown.split("\n")
     # MkDocs strips the front matter (and the blank lines after it) from the start of the file.
     front = source[: len(source) - len(markdown)].count("\n") if source.endswith(markdown) else 0
-    model = page_model.parse(source, outcome.page)
+    try:
+        model: page_model.Page | None = page_model.parse(source, outcome.page)
+    except PageError:  # no example could be read: the notice alone, which says why
+        model = None
     after: dict[int, list[tuple[int, Failure]]] = defaultdict(list)  # body line -> failures
     indents: dict[int, str] = {}
     for number, failure in enumerate(outcome.failures, 1):
-        block = model.block_at(failure.offset)
+        block = model.block_at(failure.offset) if model is not None else None
         last = (block.end_line if block is not None else failure.line) - front
         last = min(max(last, 1), len(lines))
         after[last].append((number, failure))

@@ -242,6 +242,9 @@ def _index_problems(docs: Path, nav: Any) -> Iterator[Problem]:
         if not pages or pages[0][0] or not pages[0][1].endswith("/index.md"):
             continue
         index = pages[0][1]
+        if not (docs / index).is_file():
+            yield Problem(f"docs/{index}", f"{section}'s index page is in nav but not in docs/")
+            continue
         text = (docs / index).read_text(encoding="utf-8")
         linked = {_resolve(m["href"], index) for m in _LINK.finditer(text)}
         for title, page in pages[1:]:

@@ -24,6 +24,8 @@ from sybil.evaluators.skip import Skipper
 from sybil.parsers.abstract.clear import AbstractClearNamespaceParser
 from sybil.parsers.markdown.lexers import DirectiveInHTMLCommentLexer, RawFencedCodeBlockLexer
 
+from sitekit import PageError
+
 # Math in Markdown text (and in the HTML of notebook Markdown cells, which keeps it as text):
 # ``$$...$$`` displayed, ``$...$`` inline. Inline math may wrap onto the next line of its
 # paragraph but not cross a blank line, and a ``$`` followed or preceded by a space (prices,
@@ -277,8 +279,11 @@ def _admonitions(text: str, blocks: list[Block]) -> list[Admonition]:
 
 def parse(text: str, path: str = "page.md") -> Page:
     """The model of one page's Markdown source (front matter included, as Sybil reads it)."""
-    document = _document(text, path)
-    examples = list(document)
+    try:
+        document = _document(text, path)
+        examples = list(document)
+    except ValueError as err:  # doctest's own parser: ">>>x", with no blank after the prompt
+        raise PageError(f"{path}: an example Sybil cannot read: {err}") from None
     blocks = _blocks(document, examples)
     return Page(path, text, tuple(examples), tuple(blocks), tuple(_admonitions(text, blocks)))
 

@@ -194,7 +194,10 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             build.figures.update(self._missing_figures(files, build.figures))
         build.explorables, frames = self._render_explorables()
         build.outcomes = self._finish_examples(started)
-        build.notebooks = _notebooks(files, build, config["site_url"] or "/")
+        build.notebooks = self._checked(
+            lambda: _notebooks(files, build, config["site_url"] or "/"),
+            notebooks.SiteNotebooks.empty(),
+        )
         review = self._checked(lambda: cards.collect(docs, config["nav"]), list[cards.Card]())
         generated = _generated_files(build, review, config)
         for path, content in generated.items():

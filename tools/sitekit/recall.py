@@ -19,7 +19,7 @@ def check(docs: Path, nav: Any) -> None:
         path = docs / declaration.page
         if not declaration.introduces or path.suffix != ".md" or not path.is_file():
             continue
-        if not page_model.parse(path.read_text(encoding="utf-8")).cards:
+        if not page_model.parse(path.read_text(encoding="utf-8"), f"docs/{declaration.page}").cards:
             concepts = ", ".join(declaration.introduces)
             missing.append(
                 f"docs/{declaration.page} introduces {concepts} but has no recall card: end it"
