@@ -248,9 +248,17 @@ def test_a_page_sybil_cannot_read_fails_with_sybil_s_message_and_is_not_cached(t
     page = write(tmp_path, "# T\n\n```python\n>>>x = 1\n```\n")
     runner = examples.Runner(jobs=1, cache_dir=tmp_path / "cache")
     try:
-        outcome = runner.run([page], tmp_path / "docs")["docs/t.md"]
+        docs = tmp_path / "docs"
+        good = [docs / "u.md", docs / "v.md"]
+        for other in good:
+            other.write_text("# U\n\n```python\n>>> 1 + 1\n2\n```\n")
+        out = runner.run([page, *good], docs)  # one worker: the others run after it
+        outcome = out["docs/t.md"]
         assert not outcome.ok and "lacks blank after >>>" in outcome.failures[0].error
-        assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").iterdir())
+        assert outcome.failures[0].line == 4 and str(docs) not in outcome.failures[0].error
+        assert out["docs/u.md"].ok and out["docs/v.md"].ok  # the pool was not taken down
+        cached = list((tmp_path / "cache").glob("*.pickle"))
+        assert len(cached) == 2  # the two pages that passed
     finally:
         runner.close()
 

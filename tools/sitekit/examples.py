@@ -22,10 +22,12 @@ import io
 import multiprocessing
 import os
 import pickle
+import re
 import time
 import traceback
 import warnings
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from doctest import ELLIPSIS, NORMALIZE_WHITESPACE
 from pathlib import Path
@@ -208,7 +210,20 @@ def run_page(path: str, name: str = "") -> Outcome:
     (``docs/foundations/softmax.md``, wherever the docs folder is)."""
     page = Path(path).resolve()
     sybil = page_sybil()
-    return run_document(sybil.parse(page), sybil, page, name)
+    try:
+        document = sybil.parse(page)
+    except ValueError as err:  # doctest's own parser: ">>>x", with no blank after the prompt
+        return unreadable(page, name, err)
+    return run_document(document, sybil, page, name)
+
+
+def unreadable(page: Path, name: str, err: ValueError) -> Outcome:
+    """The outcome of a page Sybil cannot read: one failure, at the line it quotes."""
+    quoted = re.search(r": '(?P<text>.*)'$", str(err))
+    lines = page.read_text(encoding="utf-8").splitlines()
+    at = next((i for i, x in enumerate(lines, 1) if quoted and quoted["text"] in x), 1)
+    error = f"an example Sybil cannot read: {err}".replace(str(page), name or page.name)
+    return Outcome(name or str(page), 0, 0, failures=(Failure(at, 0, error, error),))
 
 
 def page_name(page: Path, docs_dir: Path) -> str:
@@ -314,8 +329,9 @@ class Runner:
                 continue
             try:
                 outcome = item.result()
-            except Exception as err:  # the worker died: report it as the page's failure
-                self.close()
+            except Exception as err:  # report it as the page's failure
+                if isinstance(err, BrokenProcessPool):  # a worker died: the others go with it
+                    self.close()
                 report = "".join(traceback.format_exception(err))
                 failure = Failure(1, 0, f"the examples could not be run: {err!r}", report)
                 outcome = Outcome(name, 0, 0, failures=(failure,))

@@ -108,9 +108,12 @@ def missing(
     return out
 
 
-def render_each(found: list[Figure]) -> tuple[dict[str, Rendered], int]:
+def render_each(
+    found: list[Figure], tell: Callable[[str], None] = lambda _: None
+) -> tuple[dict[str, Rendered], int]:
     """Every figure of ``found`` rendered on its own, so that a script that raises does not
-    stop the others: its figure is a placeholder showing the error (`make serve`)."""
+    stop the others: its figure is a placeholder showing the error (`make serve`), and
+    ``tell`` is given the error with its traceback."""
     out: dict[str, Rendered] = {}
     rendered = 0
     for figure in found:
@@ -118,6 +121,7 @@ def render_each(found: list[Figure]) -> tuple[dict[str, Rendered], int]:
             one, count = figures.render_all([figure])
         except PageError as err:
             out[figure.site_path] = placeholder(figure, str(err))
+            tell(f"a figure script failed (shown in the page):\n{err}")
             continue
         out.update(one)
         rendered += count

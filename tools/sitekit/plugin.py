@@ -477,8 +477,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         except PageError as err:
             if not self._session().serving:
                 raise PluginError(str(err)) from None
-            lifecycle.tell(f"a figure script failed (shown in the page):\n{err}")
-        return figure_placeholder.render_each(found)
+        return figure_placeholder.render_each(found, lifecycle.tell)  # each one's error told
 
     def _missing_figures(
         self, files: Files, rendered: dict[str, figures.Rendered]

@@ -184,7 +184,9 @@ class LinkProblems(logging.Filter):
         self.pages.setdefault(found["page"] if found else "", []).append(message)
         # The engine checks anchors after every page is written: too late for the page's box.
         shown = (
-            "" if "does not contain an anchor" in message else "the preview shows it in the page; "
+            ""
+            if "does not contain an anchor" in message or "no such anchor" in message
+            else "the preview shows it in the page; "
         )
         logging.getLogger("mkdocs.plugins.paperlens").info(
             "paperlens: %s (%smake site fails until it is fixed)", message, shown
