@@ -274,3 +274,5 @@ def test_every_step_that_reads_a_page_names_an_example_sybil_cannot_read(tmp_pat
     outcome = examples.Outcome("docs/t.md", 0, 0, failures=(failure,))
     marked = example_report.mark(text, text, outcome)
     assert "when it was built" in marked and "could not be run" in marked
+    assert marked.endswith("```python\n>>>x = 1\n```\n")  # no box inside the example
+    assert "#example-failure" not in marked  # and no link to a box that is not there

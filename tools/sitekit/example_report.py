@@ -71,16 +71,15 @@ def failed_of(failed: int, collected: int) -> str:
     return f"{failed} of the {collected} examples on this page failed"
 
 
-def _notice(outcome: Outcome) -> list[str]:
+def _notice(outcome: Outcome, *, linked: bool = True) -> list[str]:
+    """The notice at the top of the page; ``linked``: each failure links to its box."""
     title = f"{failed_of(len(outcome.failures), outcome.collected)} when it was built"
     out = ["", f'!!! failure {NOTICE_CLASS} "{title}"', ""]
     out.append("    A claim on this page does not hold. `make site` refuses to publish it.")
     out.append("")
     for number, failure in enumerate(outcome.failures, 1):
-        out.append(
-            f"    - [Line {failure.line}: <code>{html.escape(failure.error)}</code>]"
-            f"(#{failure_id(number)})"
-        )
+        said = f"Line {failure.line}: <code>{html.escape(failure.error)}</code>"
+        out.append(f"    - [{said}](#{failure_id(number)})" if linked else f"    - {said}")
     return [*out, ""]
 
 
@@ -95,14 +94,15 @@ def mark(markdown: str, source: str, outcome: Outcome) -> str:
     lines = markdown.split("\n")
     # MkDocs strips the front matter (and the blank lines after it) from the start of the file.
     front = source[: len(source) - len(markdown)].count("\n") if source.endswith(markdown) else 0
+    at = 1 if lines and lines[0].startswith("# ") else 0  # under the page's title, else first
     try:
-        model: page_model.Page | None = page_model.parse(source, outcome.page)
-    except PageError:  # no example could be read: the notice alone, which says why
-        model = None
+        model = page_model.parse(source, outcome.page)
+    except PageError:  # Sybil cannot read the page: the notice alone, which says where and why
+        return "\n".join(lines[:at] + _notice(outcome, linked=False) + lines[at:])
     after: dict[int, list[tuple[int, Failure]]] = defaultdict(list)  # body line -> failures
     indents: dict[int, str] = {}
     for number, failure in enumerate(outcome.failures, 1):
-        block = model.block_at(failure.offset) if model is not None else None
+        block = model.block_at(failure.offset)
         last = (block.end_line if block is not None else failure.line) - front
         last = min(max(last, 1), len(lines))
         after[last].append((number, failure))
