@@ -147,6 +147,15 @@ def test_under_serve_a_page_s_mistake_shows_on_it_and_a_shared_one_on_every_page
     assert "KaTeX cannot render" in own and "KaTeX cannot render" not in other
     assert "no page cites x" in own and "no page cites x" in other
     assert "KaTeX cannot render" in capfd.readouterr().err  # and the terminal says it
+    plugin._session().links = kept = preview.keep_link_problems()
+    try:  # a nav entry for a missing file, as the engine logs it, is shared too
+        logging.getLogger("properdocs.structure.nav").warning(
+            "A reference to 'x.md' is included in the 'nav' configuration, which is not found"
+        )
+        assert "configuration, which is not found" in plugin._notice("b.md")
+    finally:
+        _remove_filters(kept)
+    plugin._session().links = None
     plugin._session().problems = {}  # the next build starts clean
     assert plugin._notice("a.md") == ""
 

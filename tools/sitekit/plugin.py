@@ -307,8 +307,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         links = self._session().links
         if links is not None:
-            found = links.pages.get(page.file.src_uri, []) + links.pages.get("", [])  # "": nav's
-            output = preview.show_link_problems(output, found)
+            output = preview.show_link_problems(output, links.pages.get(page.file.src_uri, []))
         return proof.mark(output, self._proof(page, config))  # checked by make site after
 
     def on_post_template(
@@ -421,9 +420,11 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
 
     def _notice(self, page: str) -> str:
         """Under ``make serve``: the box at the top of ``page`` with its mistakes and those
-        the pages share; "" if there are none."""
-        problems = self._session().problems
-        shown = problems.get(page, []) + problems.get("", [])
+        the pages share (a ``nav`` entry for a missing file among them); "" if there are none."""
+        session = self._session()
+        problems = session.problems
+        nav = session.links.pages.get("", []) if session.links is not None else []
+        shown = problems.get(page, []) + problems.get("", []) + nav
         return preview.notice("What make site fails on", shown, "page-problems")
 
     def _session(self) -> Session:
