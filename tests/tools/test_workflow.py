@@ -84,10 +84,16 @@ def test_the_workflow_runs_the_readme_commands_tests_first():
     assert set(workflow["on"]) == {"push", "workflow_dispatch"}
     assert workflow["on"]["push"]["branches"] == ["main"]
     ran = commands(workflow)
-    # .ci/run starts with `make env` (the set-up `make test` begins with) beside apt-get.
-    assert ran == ["make env WITH_TORCH=1", "make test WITH_TORCH=1", "make site"], ran
+    # .ci/run starts with `make env` and `make lint` (the steps `make test` begins with, its
+    # lint then reading mypy's cache) beside apt-get.
+    assert ran == [
+        "make env WITH_TORCH=1",
+        "make lint WITH_TORCH=1",
+        "make test WITH_TORCH=1",
+        "make site",
+    ], ran
     assert re.search(r"^test: env\b", (ROOT / "Makefile").read_text(), re.M), "make test sets up"
-    for command in ran[1:]:
+    for command in ran[2:]:
         assert f"`{command}`" in README, f"the README does not give `{command}`"
 
 
