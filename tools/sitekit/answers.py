@@ -3,8 +3,8 @@ computed, with no Python in the browser and no request.
 
 A page asks for an answer with a directive in an HTML comment, on a line of its own::
 
-    <!-- answer-box: 2 | a shape, such as (3, 4) | [§2 Matrices](matrices.md#shape) -->
-    <!-- answer-choice: 10 | grows, shrinks | [§7](gradients.md#saturation) -->
+    <!-- answer-box: 2 | a shape, such as (3, 4) | [§ Matrices](matrices.md#shape) -->
+    <!-- answer-choice: 10 | grows, shrinks | [§](gradients.md#saturation) -->
 
 ``answer-box`` takes numbers (a number, a vector, a shape, several of them), and the text
 after the key is the hint its label gives; ``answer-choice`` offers the options listed. The

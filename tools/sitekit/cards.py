@@ -41,7 +41,7 @@ from typing import Any
 import genanki
 import markdown as python_markdown
 
-from sitekit import PageError, page_model
+from sitekit import PageError, numbers, page_model
 from sitekit.concepts import nav_pages
 from sitekit.frontmatter import get_data
 from sitekit.page_model import MATH_DISPLAY, MATH_INLINE
@@ -128,12 +128,12 @@ def add_anchors(page_html: str, markdown: str, where: str = "the page") -> str:
 
 
 def collect(docs_dir: Path, nav: Any) -> list[Card]:
-    cards = []
+    cards, numbered = [], numbers.numbered(nav)
     for section, title, page in _sections(nav):
         path = docs_dir / page
         if not page.endswith(".md") or page.startswith(EXCLUDED) or not path.is_file():
             continue
-        text, meta = get_data(path.read_text(encoding="utf-8"))
+        text, meta = get_data(numbers.fill(path.read_text(encoding="utf-8"), page, numbered))
         page_title = str(meta.get("title", title))
         found = cards_in(text, f"docs/{page}")
         for (question, answer), anchor in zip(found, anchors([q for q, _ in found]), strict=True):

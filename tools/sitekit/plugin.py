@@ -52,7 +52,7 @@ from sitekit import (
     notebook_figures,
     notebook_html,
     notebooks,
-    numbering,
+    numbers,
     paths,
     preview,
     print_edition,
@@ -101,6 +101,7 @@ class Build:
     works: dict[str, citations.Work] = field(default_factory=dict)  # docs/references.bib
     lists: dict[str, str] = field(default_factory=dict)  # generated lists the guide cannot make
     cited: dict[str, list[str]] = field(default_factory=dict)  # page -> the keys it cites
+    numbers: dict[str, int] = field(default_factory=dict)  # numbered page -> its number in nav
 
     def outcome(self, page: Page) -> examples.Outcome | None:
         return self.outcomes.get(f"docs/{page.file.src_uri}")
@@ -167,10 +168,10 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             session.links = preview.keep_link_problems()  # a broken link is shown in its page
         docs = Path(config["docs_dir"])
         words = self._checked(lambda: _check_pages(docs, config), list[glossary.Word]())
-        config_file = Path(config["config_file_path"])
-        self._checked(lambda: numbering.check(docs, config["nav"], config_file), None)
         self._checked(lambda: recall.check(docs, config["nav"]), None)
         self.build = Build(katex.Renderer(), figures.library_key(), words, glossary.glossary(words))
+        nav = config["nav"]
+        self.build.numbers = self._checked(lambda: numbers.check(docs, nav), numbers.numbered(nav))
         self.build.works = self._checked(lambda: citations.load(docs), {})
         unused = citations.uncited_entries(docs, self.build.works)
         self._fail([f"docs/{citations.BIB_FILE}: no page cites {key}" for key in unused])
@@ -239,6 +240,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         docs = Path(config["docs_dir"])
         lists = self._build().lists
         src = page.file.src_uri
+        markdown = numbers.fill(markdown, src, self._build().numbers)
         markdown = self._checked(
             lambda: guide.expand(markdown, src, docs, config["nav"], lists), markdown, src
         )
@@ -618,7 +620,7 @@ def _notebooks(files: Files, build: Build, site_url: str) -> notebooks.SiteNoteb
     """The ``.ipynb`` of every page readers can download."""
     # Every file, not documentation_pages(): mkdocs-jupyter may not have claimed the .py yet.
     pages = [
-        (f.src_uri, f.content_string)
+        (f.src_uri, numbers.fill(f.content_string, f.src_uri, build.numbers))
         for f in files
         if f.src_uri.endswith(".md") or notebooks.is_notebook(f.src_uri)
     ]

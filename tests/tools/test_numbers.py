@@ -1,0 +1,141 @@
+"""Page numbers are typed once, in nav, and written into the links by the build
+(sitekit.numbers): a page inserted among numbered ones renumbers every link to the pages after
+it, and the build names what it cannot write."""
+
+import pytest
+
+from sitekit import PageError, cards, concepts, numbers
+from sitekit.paths import ROOT
+
+NAV = [
+    {"Home": "index.md"},
+    {
+        "Sec": [
+            "sec/index.md",
+            {"1. Alpha": "sec/a.md"},
+            {"2. Beta": "sec/b.md"},
+            {"Extra": "sec/extra.md"},
+        ]
+    },
+    {"Walk": [{"1. First": "walk/step-1-first.md"}, {"2. Second": "walk/step-2-second.md"}]},
+    {"Reproduce": ["reproduce/p.md"]},
+]
+PAGES = {
+    "index.md": (
+        "# Home\n\nSee [§](sec/b.md), [§ the start](sec/a.md#top) and [Step](walk/step-2-second.md)"
+        " or [step](walk/step-2-second.md#x).\nThe paper's §3.2.1 is not ours, nor"
+        " [@he2016resnet, §1].\n\nCode keeps `[§](sec/b.md)`:\n\n"
+        "```python\nx = 1  # a comment\n```\n"
+    ),
+    "sec/index.md": "# Sec\n\n- [Alpha](a.md)\n- [Beta](b.md)\n- [the extra](extra.md)\n",
+    "sec/a.md": "---\ntitle: Alpha\n---\n# 1. Alpha\n",
+    "sec/b.md": '---\ntitle: Beta\n---\n# 2. Beta\n\n??? question "Which?"\n    [§](a.md).\n',
+    "sec/extra.md": "# Extra\n",
+    "walk/step-1-first.md": '---\ntitle: "Step 1: first"\n---\n# Step 1: first\n',
+    "walk/step-2-second.md": "# Step 2: second\n",
+    "reproduce/p.md": "# P\n\nHe et al., §1: a paper's section.\n",
+}
+
+
+@pytest.fixture
+def docs(tmp_path):
+    for name, text in PAGES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def test_the_site_s_numbers_can_all_be_written_from_nav():
+    nav = concepts.read_config(ROOT / "mkdocs.yml")["nav"]
+    assert numbers.problems(ROOT / "docs", nav) == []
+
+
+def test_a_link_gets_its_page_s_number_and_code_is_left_as_written(docs):
+    filled = numbers.fill(PAGES["index.md"], "index.md", numbers.numbered(NAV))
+    assert (
+        "See [§2](sec/b.md), [§1 the start](sec/a.md#top) and [Step 2](walk/step-2-second.md)"
+        in filled
+    )
+    assert "or [step 2](walk/step-2-second.md#x)." in filled
+    assert "Code keeps `[§](sec/b.md)`" in filled
+    # A link that gives its number is left as written (the Review page's, to a page's title).
+    title = "[Step 2: second](walk/step-2-second.md)"
+    assert numbers.fill(title, "index.md", numbers.numbered(NAV)) == title
+    assert numbers.problems(docs, NAV) == []
+
+
+def test_a_page_inserted_among_numbered_ones_renumbers_the_links_to_the_pages_after_it(docs):
+    (docs / "sec/new.md").write_text("# New\n")
+    (docs / "sec/index.md").write_text(PAGES["sec/index.md"] + "- [New](new.md)\n")
+    nav = [
+        dict(NAV[0]),
+        {
+            "Sec": [
+                *NAV[1]["Sec"][:2],
+                {"2. New": "sec/new.md"},
+                {"3. Beta": "sec/b.md"},
+                NAV[1]["Sec"][3],
+            ]
+        },
+        *NAV[2:],
+    ]
+    filled = numbers.fill(PAGES["index.md"], "index.md", numbers.numbered(nav))
+    assert "See [§3](sec/b.md)" in filled
+    # b.md's own heading still says 2: the one place besides nav that a writer renumbers.
+    assert numbers.problems(docs, nav) == [
+        "docs/sec/b.md: '# 2. Beta': the page is number 3 in nav"
+    ]
+
+
+def test_what_the_build_cannot_write_or_would_go_stale_is_named(docs):
+    nav = [
+        dict(NAV[0]),
+        {
+            "Sec": [
+                NAV[1]["Sec"][0],
+                {"1. Alpha": "sec/a.md"},
+                {"3. Beta": "sec/b.md"},
+                NAV[1]["Sec"][3],
+            ]
+        },
+        {"Walk": [{"1. Second": "walk/step-2-second.md"}]},
+        NAV[3],
+    ]
+    (docs / "sec/extra.md").write_text(
+        "# Extra\n\nSee [§2](b.md), [§](extra.md) and §1.\n\n```python\nx = 1  # as in §1\n```\n"
+    )
+    (docs / "sec/index.md").write_text("# Sec\n\n- [Alpha](a.md)\n- [Beta](b.md)\n")
+    with pytest.raises(PageError) as err:
+        numbers.check(docs, nav)
+    assert str(err.value).splitlines()[1:6] == [
+        "  mkdocs.yml: nav: '3. Beta' is page 2 of Sec's numbered pages",
+        "  docs/sec/b.md: '# 2. Beta': the page is number 3 in nav",
+        "  mkdocs.yml: nav: walk/step-2-second.md is named step 2, but is page 1",
+        "  docs/walk/step-2-second.md: '# Step 2: second': the page is number 1 in nav",
+        "  docs/sec/index.md: the index of Sec does not link sec/extra.md",
+    ]
+    problems = numbers.problems(docs, nav)
+    assert (
+        "docs/sec/extra.md:3: '[§2](b.md)': leave the number out, the build writes it from nav"
+        in problems
+    )
+    assert (
+        "docs/sec/extra.md:3: '[§](extra.md)' asks for a number, but sec/extra.md is not"
+        " numbered in nav" in problems
+    )
+    assert (
+        "docs/sec/extra.md:3: '§1' names a page with no link to it: write [§](page.md)" in problems
+    )
+    assert (
+        "docs/sec/extra.md:6: '§1' names a page with no link to it: write [§](page.md)" in problems
+    )
+    assert not [p for p in problems if "reproduce/" in p or "docs/index.md" in p]
+
+
+def test_a_recall_card_s_link_gets_its_number_on_the_review_page(docs):
+    (docs / "sec/b.md").write_text(
+        '---\ntitle: Beta\n---\n# 2. Beta\n\n## Recall\n\n??? question "Which page?"\n'
+        "    The one before, [§](a.md).\n"
+    )
+    found = cards.collect(docs, NAV)
+    assert [c.answer for c in found] == ["The one before, [§1](a.md)."]

@@ -1,0 +1,169 @@
+"""Section and step numbers: typed once, in ``nav``, and written into the pages by the build.
+
+A section's pages titled ``N. Title`` in ``nav`` are numbered. Their numbers run 1, 2, 3, ...
+in order, and a file named ``step-N-...`` is number N. A page refers to a numbered page by a
+link that leaves the number out, and the build writes it in (`fill`):
+
+- ``[§](dot-product.md)`` reads "§5", and ``[§ Norm and angle](dot-product.md#norm)`` reads
+  "§5 Norm and angle";
+- ``[Step](step-4-variance-adds.md)`` reads "Step 4", and ``[step](...)`` "step 4".
+
+So no page types another page's number, and none goes stale. The build fails on what could
+(`problems`): a link that types the number (``[§5](...)``), one whose page is not numbered,
+and a ``§N`` outside a link, which would name a page with no link to follow. A paper's
+sections are not the site's: ``§3.2.1``, every ``§`` in a citation (``[@he2016resnet, §1]``)
+and every ``§`` in ``docs/reproduce/``, whose pages cite the papers they reproduce, are left
+alone. A numbered page that writes its own number, in its ``title`` (``Step 4: ...``) or its
+heading (``# 2. Matrices``), writes the one ``nav`` gives it, and a section's index page
+links every page of its section.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sitekit import PageError, citations
+from sitekit.concepts import nav_pages
+
+REPRODUCE = "reproduce/"  # pages that cite papers' sections: a bare §N is the paper's
+_NUMBERED = re.compile(r"^(?P<n>\d+)\.\s+(?P<title>.+)$")
+_STEP_FILE = re.compile(r"(?:^|/)step-(?P<n>\d+)-[^/]*$")
+# A link that names a page by its number: its text is § or Step, a number or none, then words.
+_LINK = re.compile(
+    r"\[(?P<word>§|[Ss]tep)(?:(?P<n>\s?\d+)|(?!\s?\d))(?P<rest>(?:[\s:.][^\]\n]*)?)\]"
+    r"\((?P<href>[^)\s#]*)(?P<end>[^)\s]*\))"
+)
+_ANY_LINK = re.compile(r"\]\((?P<href>[^)\s#:]+)[^)\s]*\)")
+_BARE = re.compile(r"§\d+(?!\.?\d)")  # §5, not the paper's §3.2.1
+_FENCED = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)
+_SPAN = re.compile(r"`[^`\n]+`")
+_OWN = re.compile(r"^(?:# +|title: *[\"']?)(?:Step )?(?P<n>\d+)[.:] ")
+
+
+def numbered(nav: Any) -> dict[str, int]:
+    """Each numbered page of ``nav`` (relative to docs/), with its number."""
+    return {page: int(m["n"]) for _, title, page in _sections(nav) if (m := _NUMBERED.match(title))}
+
+
+def _sections(nav: Any) -> Iterator[tuple[str, str, str]]:
+    """``(section, title, page)`` for each page of each top-level section of ``nav``."""
+    for item in nav:
+        for section, value in item.items() if isinstance(item, dict) else ():
+            if isinstance(value, list):
+                for title, page in nav_pages(value):
+                    yield str(section), title, page
+
+
+def _target(href: str, page: str) -> str:
+    """A link's target page, relative to docs/, from the page that writes it."""
+    return posixpath.normpath(posixpath.join(posixpath.dirname(page), href)) if href else page
+
+
+def _split(text: str, code: re.Pattern[str], outside: Any, inside: Any) -> str:
+    out, last = [], 0
+    for m in code.finditer(text):
+        out += [outside(text[last : m.start()]), inside(m[0])]
+        last = m.end()
+    return "".join([*out, outside(text[last:])])
+
+
+def fill(markdown: str, page: str, numbers: dict[str, int]) -> str:
+    """``markdown`` of ``page``, each number-less ``[§](...)`` or ``[Step](...)`` link to a
+    numbered page given that page's number; code blocks and code spans are left alone."""
+
+    def number(m: re.Match[str]) -> str:
+        n = numbers.get(_target(m["href"], page))
+        if n is None or m["n"]:
+            return m[0]  # what `problems` names
+        space = " " if m["word"] != "§" else ""
+        return f"[{m['word']}{space}{n}{m['rest']}]({m['href']}{m['end']}"
+
+    def prose(text: str) -> str:
+        return _split(text, _SPAN, lambda t: _LINK.sub(number, t), str)
+
+    return _split(markdown, _FENCED, prose, str)
+
+
+def _page_problems(text: str, page: str, numbers: dict[str, int]) -> Iterator[str]:
+    """A page's numbers that the build cannot write, or that could go stale. Code spans are
+    examples; code blocks are read for a bare ``§N`` only, which a comment could hold."""
+
+    def blank(code: str) -> str:
+        return re.sub(r"[^\n]", " ", code)
+
+    code = _split(text, _FENCED, lambda t: _split(t, _SPAN, str, blank), str)
+    prose = _split(code, _FENCED, str, blank)
+    for number, (line, code_line) in enumerate(
+        zip(prose.split("\n"), code.split("\n"), strict=True), 1
+    ):
+        where = f"docs/{page}:{number}"
+        for m in _LINK.finditer(line):
+            target = _target(m["href"], page)
+            if target not in numbers:
+                yield f"{where}: '{m[0]}' asks for a number, but {target} is not numbered in nav"
+            elif m["n"]:
+                yield f"{where}: '{m[0]}': leave the number out, the build writes it from nav"
+            elif page.endswith(".py"):
+                yield f"{where}: '{m[0]}': a notebook page's links get no number: name the page"
+        if page.startswith(REPRODUCE):
+            continue
+        covered = [
+            m.span() for m in (*_LINK.finditer(code_line), *citations.MARKER.finditer(code_line))
+        ]
+        for m in _BARE.finditer(code_line):
+            if not any(a <= m.start() < b for a, b in covered):
+                yield f"{where}: '{m[0]}' names a page with no link to it: write [§](page.md)"
+
+
+def _own_number(path: Path) -> tuple[str, int] | None:
+    """The number a page gives itself in its front matter's title or its first heading."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if m := _OWN.match(line):
+            return line, int(m["n"])
+        if line.startswith("# "):
+            break
+    return None
+
+
+def problems(docs: Path, nav: Any) -> list[str]:
+    """Every number the build cannot write from ``nav``, or that disagrees with it."""
+    numbers = numbered(nav)
+    out, places, sections = [], dict[str, int](), dict[str, list[tuple[str, str]]]()
+    for section, title, page in _sections(nav):
+        sections.setdefault(section, []).append((title, page))
+        if page not in numbers:
+            continue
+        place = places[section] = places.get(section, 0) + 1
+        if numbers[page] != place:
+            out.append(f"mkdocs.yml: nav: '{title}' is page {place} of {section}'s numbered pages")
+        if (step := _STEP_FILE.search(page)) and int(step["n"]) != place:
+            out.append(f"mkdocs.yml: nav: {page} is named step {step['n']}, but is page {place}")
+        own = _own_number(docs / page) if (docs / page).suffix == ".md" else None
+        if own is not None and own[1] != numbers[page]:
+            out.append(f"docs/{page}: '{own[0]}': the page is number {numbers[page]} in nav")
+    for section, pages in sections.items():  # an index page links its section's pages
+        (title, index), *rest = pages
+        if title or not index.endswith("/index.md") or not (docs / index).is_file():
+            continue
+        text = (docs / index).read_text(encoding="utf-8")
+        linked = {_target(m["href"], index) for m in _ANY_LINK.finditer(text)}
+        for _, page in rest:
+            if page not in linked and page.startswith(posixpath.dirname(index) + "/"):
+                out.append(f"docs/{index}: the index of {section} does not link {page}")
+    for path in sorted(docs.rglob("*")):
+        if path.suffix in (".md", ".py") and "assets" not in path.parts:
+            page = path.relative_to(docs).as_posix()
+            out += _page_problems(path.read_text(encoding="utf-8"), page, numbers)
+    return out
+
+
+def check(docs: Path, nav: Any) -> dict[str, int]:
+    """Each numbered page with its number; raise PageError naming every problem."""
+    found = problems(docs, nav)
+    if found:
+        raise PageError("page numbers:\n  " + "\n  ".join(found))
+    return numbered(nav)
