@@ -139,3 +139,31 @@ def test_a_recall_card_s_link_gets_its_number_on_the_review_page(docs):
     )
     found = cards.collect(docs, NAV)
     assert [c.answer for c in found] == ["The one before, [§1](a.md)."]
+
+
+def test_what_is_not_a_request_for_a_number_is_left_alone(docs):
+    """Found by a review: a paper's section linked, a prose link, a link with a title."""
+    text = (
+        "[§3.2.1](https://arxiv.org/abs/1706.03762), [§4](https://arxiv.org/abs/1512.03385),"
+        ' [Step by step](b.md), [§](b.md "Beta") and [as in §2](b.md).\n'
+    )
+    (docs / "sec/extra.md").write_text(f"# Extra\n\n{text}")
+    (docs / "reproduce/p.md").write_text(f"# P\n\n{text.split(' [Step')[0]}\n")
+    filled = numbers.fill(text, "sec/extra.md", numbers.numbered(NAV))
+    assert filled == text.replace('[§](b.md "Beta")', '[§2](b.md "Beta")')
+    assert numbers.problems(docs, NAV) == []
+
+
+def test_a_page_s_own_number_is_checked_in_its_title_and_its_heading_not_in_code(docs):
+    """Found by a review: a right title hid a wrong heading, and a code comment before the
+    heading was read as one."""
+    (docs / "walk/step-2-second.md").write_text(
+        '---\ntitle: "Step 2: second"\n---\n```python\n# 1. set up\n```\n\n# Step 3: second\n'
+    )
+    (docs / "sec/index.md").write_text(
+        '# Sec\n\n[Alpha](a.md "A"), [Beta](b.md), `[the extra](extra.md)`\n'
+    )
+    assert numbers.problems(docs, NAV) == [
+        "docs/walk/step-2-second.md: '# Step 3: second': the page is number 2 in nav",
+        "docs/sec/index.md: the index of Sec does not link sec/extra.md",
+    ]

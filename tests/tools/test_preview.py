@@ -153,6 +153,8 @@ def test_under_serve_a_page_s_mistake_shows_on_it_and_a_shared_one_on_every_page
             "A reference to 'x.md' is included in the 'nav' configuration, which is not found"
         )
         assert "configuration, which is not found" in plugin._notice("b.md")
+        plugin._fail(["docs/references.bib: no page cites x"])  # said again: shown once
+        assert plugin._notice("b.md").count("no page cites x") == 1
     finally:
         _remove_filters(kept)
     plugin._session().links = None

@@ -164,3 +164,26 @@ def test_table_header_ids_are_renumbered_by_rank_in_place():
         fixed == b"/ID (node00000000) /Headers [(node00000001) (node00000000)] /ID (node00000001)"
     )
     assert pe.fix_node_ids(pdf.replace(b"366", b"368").replace(b"369", b"371")) == fixed
+
+
+def test_a_rebuild_rebases_only_the_pages_it_read_again(monkeypatch):
+    """Under `make serve` a rebuild reads the pages an edit touched; the others' rebased HTML
+    is kept, and the combined page is the one a full build makes."""
+
+    class Page:
+        def __init__(self, src: str, title: str) -> None:
+            self.file, self.title = type("F", (), {"src_uri": src})(), title
+
+    edition = pe.Edition()
+    edition.order = {"foundations": [Page("foundations/a.md", "A"), Page("foundations/b.md", "B")]}
+    edition.keep("foundations/a.md", '<h1 id="a">A</h1><a href="../b/">B</a>')
+    edition.keep("foundations/b.md", '<h1 id="b">B</h1>')
+    first = edition.combine("foundations")
+    calls = []
+    rebase = pe.rebase
+    monkeypatch.setattr(pe, "rebase", lambda html, ctx: calls.append(ctx) or rebase(html, ctx))
+    edition.keep("foundations/b.md", '<h1 id="b">B, edited</h1>')
+    again = edition.combine("foundations")
+    assert [c.key for c in calls] == [pe.page_key("foundations/b.md")]
+    fresh = pe.Edition(pages=edition.pages, order=edition.order)
+    assert again == fresh.combine("foundations") != first

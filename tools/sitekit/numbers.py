@@ -28,16 +28,20 @@ from typing import Any
 
 from sitekit import PageError, citations
 from sitekit.concepts import nav_pages
+from sitekit.frontmatter import get_data
 
 REPRODUCE = "reproduce/"  # pages that cite papers' sections: a bare §N is the paper's
 _NUMBERED = re.compile(r"^(?P<n>\d+)\.\s+(?P<title>.+)$")
 _STEP_FILE = re.compile(r"(?:^|/)step-(?P<n>\d+)-[^/]*$")
-# A link that names a page by its number: its text is § or Step, a number or none, then words.
+# A link whose text asks for its page's number, or gives it: "§", "§ Title", "§5 Title", "Step",
+# "Step 4" (not "§3.2.1", a paper's, nor "Step by step"), to a page of the site (no scheme).
 _LINK = re.compile(
-    r"\[(?P<word>§|[Ss]tep)(?:(?P<n>\s?\d+)|(?!\s?\d))(?P<rest>(?:[\s:.][^\]\n]*)?)\]"
-    r"\((?P<href>[^)\s#]*)(?P<end>[^)\s]*\))"
+    r"\[(?:(?P<word>§)(?P<n>\d+)?(?!\.?\d)(?P<rest>(?:[\s:][^\]\n]*)?)"
+    r"|(?P<step>[Ss]tep)(?P<sn> \d+)?)\]"
+    r"\((?![A-Za-z][\w+.-]*:)(?P<href>[^)\s#]*)(?P<end>[^)\s]*(?:\s+\"[^\"\n]*\")?\))"
 )
-_ANY_LINK = re.compile(r"\]\((?P<href>[^)\s#:]+)[^)\s]*\)")
+_ANY_LINK = re.compile(r"\]\((?![A-Za-z][\w+.-]*:)(?P<href>[^)\s#]+)[^)\s]*(?:\s+\"[^\"\n]*\")?\)")
+_LINK_TEXT = re.compile(r"\[[^\]\n]*\]\(")
 _BARE = re.compile(r"§\d+(?!\.?\d)")  # §5, not the paper's §3.2.1
 _FENCED = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)
 _SPAN = re.compile(r"`[^`\n]+`")
@@ -77,10 +81,10 @@ def fill(markdown: str, page: str, numbers: dict[str, int]) -> str:
 
     def number(m: re.Match[str]) -> str:
         n = numbers.get(_target(m["href"], page))
-        if n is None or m["n"]:
+        if n is None or m["n"] or m["sn"]:
             return m[0]  # what `problems` names
-        space = " " if m["word"] != "§" else ""
-        return f"[{m['word']}{space}{n}{m['rest']}]({m['href']}{m['end']}"
+        text = f"§{n}{m['rest']}" if m["word"] else f"{m['step']} {n}"
+        return f"[{text}]({m['href']}{m['end']}"
 
     def prose(text: str) -> str:
         return _split(text, _SPAN, lambda t: _LINK.sub(number, t), str)
@@ -88,15 +92,22 @@ def fill(markdown: str, page: str, numbers: dict[str, int]) -> str:
     return _split(markdown, _FENCED, prose, str)
 
 
+def _blank(code: str) -> str:
+    return re.sub(r"[^\n]", " ", code)
+
+
+def _read(text: str) -> tuple[str, str]:
+    """``text`` with its code spans blanked, and with its code blocks blanked too (each line
+    where it was)."""
+    code = _split(text, _FENCED, lambda t: _split(t, _SPAN, str, _blank), str)
+    return code, _split(code, _FENCED, str, _blank)
+
+
 def _page_problems(text: str, page: str, numbers: dict[str, int]) -> Iterator[str]:
     """A page's numbers that the build cannot write, or that could go stale. Code spans are
     examples; code blocks are read for a bare ``§N`` only, which a comment could hold."""
 
-    def blank(code: str) -> str:
-        return re.sub(r"[^\n]", " ", code)
-
-    code = _split(text, _FENCED, lambda t: _split(t, _SPAN, str, blank), str)
-    prose = _split(code, _FENCED, str, blank)
+    code, prose = _read(text)
     for number, (line, code_line) in enumerate(
         zip(prose.split("\n"), code.split("\n"), strict=True), 1
     ):
@@ -105,28 +116,31 @@ def _page_problems(text: str, page: str, numbers: dict[str, int]) -> Iterator[st
             target = _target(m["href"], page)
             if target not in numbers:
                 yield f"{where}: '{m[0]}' asks for a number, but {target} is not numbered in nav"
-            elif m["n"]:
+            elif m["n"] or m["sn"]:
                 yield f"{where}: '{m[0]}': leave the number out, the build writes it from nav"
             elif page.endswith(".py"):
                 yield f"{where}: '{m[0]}': a notebook page's links get no number: name the page"
         if page.startswith(REPRODUCE):
             continue
         covered = [
-            m.span() for m in (*_LINK.finditer(code_line), *citations.MARKER.finditer(code_line))
+            m.span()
+            for m in (*_LINK_TEXT.finditer(code_line), *citations.MARKER.finditer(code_line))
         ]
         for m in _BARE.finditer(code_line):
             if not any(a <= m.start() < b for a, b in covered):
                 yield f"{where}: '{m[0]}' names a page with no link to it: write [§](page.md)"
 
 
-def _own_number(path: Path) -> tuple[str, int] | None:
-    """The number a page gives itself in its front matter's title or its first heading."""
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if m := _OWN.match(line):
-            return line, int(m["n"])
-        if line.startswith("# "):
-            break
-    return None
+def _own_numbers(path: Path) -> Iterator[tuple[str, int]]:
+    """The numbers a page gives itself: in its front matter's title, and in its first heading
+    outside code."""
+    text = path.read_text(encoding="utf-8")
+    body, meta = get_data(text)
+    if m := _OWN.match(f"title: {meta.get('title', '')}"):
+        yield f"title: {meta['title']}", int(m["n"])
+    heading = next((line for line in _read(body)[1].split("\n") if line.startswith("# ")), "")
+    if m := _OWN.match(heading):
+        yield heading, int(m["n"])
 
 
 def problems(docs: Path, nav: Any) -> list[str]:
@@ -142,14 +156,15 @@ def problems(docs: Path, nav: Any) -> list[str]:
             out.append(f"mkdocs.yml: nav: '{title}' is page {place} of {section}'s numbered pages")
         if (step := _STEP_FILE.search(page)) and int(step["n"]) != place:
             out.append(f"mkdocs.yml: nav: {page} is named step {step['n']}, but is page {place}")
-        own = _own_number(docs / page) if (docs / page).suffix == ".md" else None
-        if own is not None and own[1] != numbers[page]:
-            out.append(f"docs/{page}: '{own[0]}': the page is number {numbers[page]} in nav")
+        own = _own_numbers(docs / page) if (docs / page).suffix == ".md" else iter(())
+        for line, n in own:
+            if n != numbers[page]:
+                out.append(f"docs/{page}: '{line}': the page is number {numbers[page]} in nav")
     for section, pages in sections.items():  # an index page links its section's pages
         (title, index), *rest = pages
         if title or not index.endswith("/index.md") or not (docs / index).is_file():
             continue
-        text = (docs / index).read_text(encoding="utf-8")
+        text = _read((docs / index).read_text(encoding="utf-8"))[1]
         linked = {_target(m["href"], index) for m in _ANY_LINK.finditer(text)}
         for _, page in rest:
             if page not in linked and page.startswith(posixpath.dirname(index) + "/"):

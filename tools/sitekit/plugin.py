@@ -427,7 +427,10 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         problems = session.problems
         nav = session.links.pages.get("", []) if session.links is not None else []
         shown = problems.get(page, []) + problems.get("", []) + nav
-        return preview.notice("What make site fails on", shown, "page-problems")
+        # Once each: the engine logs a nav entry's missing file once per mention.
+        return preview.notice(
+            "What make site fails on", list(dict.fromkeys(shown)), "page-problems"
+        )
 
     def _session(self) -> Session:
         if self.session is None:  # an engine that skipped on_startup

@@ -305,6 +305,9 @@ class Edition:
     pages: dict[str, str] = field(default_factory=dict)  # src -> content HTML
     order: dict[str, list[Any]] = field(default_factory=dict)  # folder -> its pages, in order
     no_pdf: str | None = None  # why this build prints no PDF, said where the PDF is linked
+    # src -> (its HTML, its context, the two rebased): a rebuild under `make serve` rebases
+    # only the pages it read again.
+    rebased: dict[str, tuple[str, _Context, str]] = field(default_factory=dict)
 
     def links(self, folder: str) -> str:
         """The section index's paragraph linking its print edition (`section_links`)."""
@@ -369,7 +372,10 @@ class Edition:
         for src, _ in entries:
             key = page_key(src)
             ctx = _Context(key, url_of(src), print_url, keys)
-            body = rebase(self.pages.get(src, ""), ctx)
+            page, last = self.pages.get(src, ""), self.rebased.get(src)
+            if last is None or last[0] is not page or last[1] != ctx:
+                last = self.rebased[src] = (page, ctx, rebase(page, ctx))
+            body = last[2]
             out.append(
                 f'<section class="print-edition__page" id="{key}" data-source="docs/{src}">'
                 f"{body}</section>"
