@@ -23,9 +23,14 @@ PRINT_PAGES = {f"{folder}/print/index.html" for folder in print_edition.SECTIONS
 def commit():
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         return None
-    return subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.strip()
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
+
+    head = git("rev-parse", "HEAD")
+    return f"{head}, with uncommitted changes" if git("status", "--porcelain", "-uno") else head
 
 
 def test_every_page_links_a_filled_in_issue_in_the_configured_repository(site, pages, commit):

@@ -56,10 +56,16 @@ def head():
     return git("rev-parse", "HEAD").stdout.strip()
 
 
-def test_a_checkout_gives_its_head_commit(head):
+def test_a_checkout_gives_its_head_commit_and_says_when_it_has_changes(head, tmp_path):
     found = provenance.commit()
     assert (found.sha, found.source) == (head, "git")
-    assert found.label == head
+    changed = bool(git("status", "--porcelain", "--untracked-files=no").stdout)
+    assert found.label == (f"{head}, with uncommitted changes" if changed else head)
+    clone = tmp_path / "clone"  # found by a review: a build of edited sources named the commit
+    git("clone", "--quiet", str(ROOT), str(clone))
+    assert provenance.commit(root=clone).label == head
+    (clone / "README.md").write_text("edited\n")
+    assert provenance.commit(root=clone).label == f"{head}, with uncommitted changes"
 
 
 def test_a_git_archive_tarball_carries_the_commit_and_a_plain_copy_says_unknown(head, tmp_path):

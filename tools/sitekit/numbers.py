@@ -34,14 +34,19 @@ REPRODUCE = "reproduce/"  # pages that cite papers' sections: a bare §N is the 
 _NUMBERED = re.compile(r"^(?P<n>\d+)\.\s+(?P<title>.+)$")
 _STEP_FILE = re.compile(r"(?:^|/)step-(?P<n>\d+)-[^/]*$")
 # A link whose text asks for its page's number, or gives it: "§", "§ Title", "§5 Title", "Step",
-# "Step 4" (not "§3.2.1", a paper's, nor "Step by step"), to a page of the site (no scheme).
+# "Step 4", "Step 4: Title" (not "§3.2.1", a paper's, nor "Step by step"), to a page of the site.
+_TITLE = r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?"  # a link's title: [§](page.md "Title")
 _LINK = re.compile(
-    r"\[(?:(?P<word>§)(?P<n>\d+)?(?!\.?\d)(?P<rest>(?:[\s:][^\]\n]*)?)"
-    r"|(?P<step>[Ss]tep)(?P<sn> \d+)?)\]"
-    r"\((?![A-Za-z][\w+.-]*:)(?P<href>[^)\s#]*)(?P<end>[^)\s]*(?:\s+\"[^\"\n]*\")?\))"
+    r"\[(?:(?P<word>§)(?P<n>\s?\d+)?(?!\.?\d)(?P<rest>(?:[\s:.,;][^\]\n]*)?)"
+    r"|(?P<step>[Ss]tep)(?P<sn> \d+)?(?P<srest>[:.,;][^\]\n]*)?)\]"
+    r"\((?![A-Za-z][\w+.-]*:|//)(?P<href>[^)\s#]*)(?P<end>[^)\s]*" + _TITLE + r"\))"
 )
-_ANY_LINK = re.compile(r"\]\((?![A-Za-z][\w+.-]*:)(?P<href>[^)\s#]+)[^)\s]*(?:\s+\"[^\"\n]*\")?\)")
-_LINK_TEXT = re.compile(r"\[[^\]\n]*\]\(")
+_REFERENCE_LINK = re.compile(r"\[(?:§[^\]\n]*|[Ss]tep(?: \d+)?)\]\[")  # [§][key]: not filled
+_ANY_LINK = re.compile(r"\]\((?![A-Za-z][\w+.-]*:|//)(?P<href>[^)\s#]+)[^)\s]*" + _TITLE + r"\)")
+_URL = re.compile(  # a link to another site, text and all; a link's target; an address
+    r"\[[^\]\n]*\]\((?:[A-Za-z][\w+.-]*:|//)[^)\n]*\)|\]\([^)\s]*" + _TITLE + r"\)"
+    r"|<[A-Za-z][\w+.-]*:[^>\s]*>"
+)
 _BARE = re.compile(r"§\d+(?!\.?\d)")  # §5, not the paper's §3.2.1
 _FENCED = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)
 _SPAN = re.compile(r"`[^`\n]+`")
@@ -83,7 +88,7 @@ def fill(markdown: str, page: str, numbers: dict[str, int]) -> str:
         n = numbers.get(_target(m["href"], page))
         if n is None or m["n"] or m["sn"]:
             return m[0]  # what `problems` names
-        text = f"§{n}{m['rest']}" if m["word"] else f"{m['step']} {n}"
+        text = f"§{n}{m['rest']}" if m["word"] else f"{m['step']} {n}{m['srest'] or ''}"
         return f"[{text}]({m['href']}{m['end']}"
 
     def prose(text: str) -> str:
@@ -112,6 +117,8 @@ def _page_problems(text: str, page: str, numbers: dict[str, int]) -> Iterator[st
         zip(prose.split("\n"), code.split("\n"), strict=True), 1
     ):
         where = f"docs/{page}:{number}"
+        for m in _REFERENCE_LINK.finditer(line):
+            yield f"{where}: '{m[0]}': a reference link gets no number: write [§](page.md)"
         for m in _LINK.finditer(line):
             target = _target(m["href"], page)
             if target not in numbers:
@@ -122,20 +129,22 @@ def _page_problems(text: str, page: str, numbers: dict[str, int]) -> Iterator[st
                 yield f"{where}: '{m[0]}': a notebook page's links get no number: name the page"
         if page.startswith(REPRODUCE):
             continue
-        covered = [
+        covered = [  # a paper's section in a citation; an address; a § link, checked above
             m.span()
-            for m in (*_LINK_TEXT.finditer(code_line), *citations.MARKER.finditer(code_line))
+            for pattern in (citations.MARKER, _URL, _LINK)
+            for m in pattern.finditer(code_line)
         ]
         for m in _BARE.finditer(code_line):
             if not any(a <= m.start() < b for a, b in covered):
-                yield f"{where}: '{m[0]}' names a page with no link to it: write [§](page.md)"
+                yield f"{where}: '{m[0]}' is typed: link the page, [§](page.md), or name it"
 
 
 def _own_numbers(path: Path) -> Iterator[tuple[str, int]]:
     """The numbers a page gives itself: in its front matter's title, and in its first heading
     outside code."""
-    text = path.read_text(encoding="utf-8")
-    body, meta = get_data(text)
+    if not path.is_file():
+        return  # a nav entry for a missing file: the engine names it
+    body, meta = get_data(path.read_text(encoding="utf-8"))
     if m := _OWN.match(f"title: {meta.get('title', '')}"):
         yield f"title: {meta['title']}", int(m["n"])
     heading = next((line for line in _read(body)[1].split("\n") if line.startswith("# ")), "")

@@ -5,9 +5,10 @@ report names the exact sources they read, and its time is the modification time 
 of the Anki deck (`sitekit.cards`), so a deck built from a later commit updates the notes a
 reader imported before (Anki updates a note only when the incoming one is newer).
 
-Read from git (``git rev-parse HEAD``) when the sources are a git checkout. A tarball made by
-``git archive`` (which is also what a forge's "download the source" gives) has no ``.git``:
-``commit.txt`` beside this module is marked ``export-subst`` in ``.gitattributes``, so
+Read from git (``git rev-parse HEAD``) when the sources are a git checkout; a checkout whose
+tracked files have changes not yet committed says so ("<sha>, with uncommitted changes"). A
+tarball made by ``git archive`` (which is also what a forge's "download the source" gives) has
+no ``.git``: ``commit.txt`` beside this module is marked ``export-subst`` in ``.gitattributes``, so
 ``git archive`` writes the commit and its time into it. A copy of the files without either (a
 plain ``cp``, a tarball made by hand) is built as "unknown commit": the report link says so,
 and the deck's notes take ``SOURCE_DATE_EPOCH`` as their time.
@@ -33,10 +34,13 @@ class Commit:
     sha: str | None  # None: the sources are neither a git checkout nor a `git archive` tarball
     time: int  # the commit's time (Unix seconds), else SOURCE_DATE_EPOCH
     source: str  # "git", "archive" or "unknown"
+    changed: bool = False  # a checkout with changes to tracked files, not yet committed
 
     @property
     def label(self) -> str:
-        return self.sha or "unknown (built from sources without git history)"
+        if self.sha is None:
+            return "unknown (built from sources without git history)"
+        return f"{self.sha}, with uncommitted changes" if self.changed else self.sha
 
 
 def _source_date_epoch() -> int:
@@ -59,7 +63,8 @@ def commit(root: Path = ROOT, archive_file: Path = ARCHIVE_FILE) -> Commit:
         found = _git("show", "-s", "--format=%H %ct", "HEAD", root=root)
         m = _SUBSTITUTED.match(found or "")
         if m:
-            return Commit(m.group("sha"), int(m.group("time")), "git")
+            changed = bool(_git("status", "--porcelain", "--untracked-files=no", root=root))
+            return Commit(m.group("sha"), int(m.group("time")), "git", changed)
     if archive_file.is_file():
         m = _SUBSTITUTED.match(archive_file.read_text(encoding="utf-8").strip())
         if m:
