@@ -174,9 +174,31 @@ def test_a_number_typed_in_any_link_form_is_named_and_a_missing_file_is_left_to_
     )
     nav = [*NAV[:3], {"Reproduce": ["reproduce/p.md", {"1. Gamma": "reproduce/gamma.md"}]}]
     assert numbers.problems(docs, nav) == [
-        "docs/sec/extra.md:3: '[§][': a reference link gets no number: write [§](page.md)",
+        "docs/sec/extra.md:3: '[§][beta]': a reference link gets no number: write [§](page.md)",
         "docs/sec/extra.md:3: '[§ 2](b.md)': leave the number out, the build writes it from nav",
         "docs/sec/extra.md:3: '[Step 2: second](../walk/step-2-second.md)': leave the number"
         " out, the build writes it from nav",
         "docs/sec/extra.md:3: '§2' is typed: link the page, [§](page.md), or name it",
+    ]
+
+
+def test_a_link_or_code_span_wrapped_onto_the_next_line_and_reference_links(docs):
+    """Found by a third review: wrapped link text was neither filled nor named, wrapped inline
+    code was filled, and a reference link to a paper failed the build."""
+    text = (
+        "See [§ Norm and\nangle](b.md#n), not ``x [§](b.md)\ny``; [Step 2: the\nsecond](b.md).\n\n"
+        "The paper's [§3.2.1][vas] and [§4][vas], at https://e.org/§4.\n\n"
+        "[vas]: https://arxiv.org/abs/1706.03762\n"
+    )
+    numbers_ = numbers.numbered(NAV)
+    assert numbers.fill(text, "sec/extra.md", numbers_).startswith(
+        "See [§2 Norm and\nangle](b.md#n), not ``x [§](b.md)\ny``;"
+    )
+    (docs / "sec/extra.md").write_text(f"# Extra\n\n{text}")
+    (docs / "sec/index.md").write_text(
+        "# Sec\n\n[A][a], [B][b], [E][e]\n\n[a]: a.md\n[b]: b.md\n[e]: extra.md\n"
+    )
+    assert numbers.problems(docs, NAV) == [
+        "docs/sec/extra.md:5: '[Step 2: the\nsecond](b.md)': leave the number out, the build"
+        " writes it from nav"
     ]

@@ -33,23 +33,30 @@ from sitekit.frontmatter import get_data
 REPRODUCE = "reproduce/"  # pages that cite papers' sections: a bare §N is the paper's
 _NUMBERED = re.compile(r"^(?P<n>\d+)\.\s+(?P<title>.+)$")
 _STEP_FILE = re.compile(r"(?:^|/)step-(?P<n>\d+)-[^/]*$")
+# A link's text may wrap onto the next line, not across a blank one.
+_TEXT = r"(?:[^\]\n]|\n(?![ \t]*\n))*"
 # A link whose text asks for its page's number, or gives it: "§", "§ Title", "§5 Title", "Step",
 # "Step 4", "Step 4: Title" (not "§3.2.1", a paper's, nor "Step by step"), to a page of the site.
 _TITLE = r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?"  # a link's title: [§](page.md "Title")
 _LINK = re.compile(
-    r"\[(?:(?P<word>§)(?P<n>\s?\d+)?(?!\.?\d)(?P<rest>(?:[\s:.,;][^\]\n]*)?)"
-    r"|(?P<step>[Ss]tep)(?P<sn> \d+)?(?P<srest>[:.,;][^\]\n]*)?)\]"
+    r"\[(?:(?P<word>§)(?P<n>\s?\d+)?(?!\.?\d)(?P<rest>(?:[\s:.,;]" + _TEXT + r")?)"
+    r"|(?P<step>[Ss]tep)(?P<sn> \d+)?(?P<srest>[:.,;]" + _TEXT + r")?)\]"
     r"\((?![A-Za-z][\w+.-]*:|//)(?P<href>[^)\s#]*)(?P<end>[^)\s]*" + _TITLE + r"\))"
 )
-_REFERENCE_LINK = re.compile(r"\[(?:§[^\]\n]*|[Ss]tep(?: \d+)?)\]\[")  # [§][key]: not filled
+# The same text with a reference, [§][key] or [Step 4][key], and the references' targets.
+_REFERENCE = re.compile(
+    r"\[(?P<text>(?:§|[Ss]tep(?: \d+)?(?![^\s:.,;\]]))" + _TEXT + r")\]\[(?P<key>[^\]\n]*)\]"
+)
+_DEFINITION = re.compile(r"^[ \t]{0,3}\[(?P<key>[^\]\n]+)\]:[ \t]*<?(?P<href>[^>\s]+)", re.M)
+_SCHEME = re.compile(r"^(?:[A-Za-z][\w+.-]*:|//)")  # another site's address
 _ANY_LINK = re.compile(r"\]\((?![A-Za-z][\w+.-]*:|//)(?P<href>[^)\s#]+)[^)\s]*" + _TITLE + r"\)")
 _URL = re.compile(  # a link to another site, text and all; a link's target; an address
-    r"\[[^\]\n]*\]\((?:[A-Za-z][\w+.-]*:|//)[^)\n]*\)|\]\([^)\s]*" + _TITLE + r"\)"
-    r"|<[A-Za-z][\w+.-]*:[^>\s]*>"
+    r"\[" + _TEXT + r"\]\((?:[A-Za-z][\w+.-]*:|//)[^)\n]*\)|\]\([^)\s]*" + _TITLE + r"\)"
+    r"|<[A-Za-z][\w+.-]*:[^>\s]*>|\bhttps?://\S+"
 )
 _BARE = re.compile(r"§\d+(?!\.?\d)")  # §5, not the paper's §3.2.1
 _FENCED = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)
-_SPAN = re.compile(r"`[^`\n]+`")
+_SPAN = re.compile(r"`(?:[^`\n]|\n(?![ \t]*\n))+`")  # inline code, which may wrap
 _OWN = re.compile(r"^(?:# +|title: *[\"']?)(?:Step )?(?P<n>\d+)[.:] ")
 
 
@@ -111,32 +118,37 @@ def _read(text: str) -> tuple[str, str]:
 def _page_problems(text: str, page: str, numbers: dict[str, int]) -> Iterator[str]:
     """A page's numbers that the build cannot write, or that could go stale. Code spans are
     examples; code blocks are read for a bare ``§N`` only, which a comment could hold."""
-
     code, prose = _read(text)
-    for number, (line, code_line) in enumerate(
-        zip(prose.split("\n"), code.split("\n"), strict=True), 1
-    ):
-        where = f"docs/{page}:{number}"
-        for m in _REFERENCE_LINK.finditer(line):
-            yield f"{where}: '{m[0]}': a reference link gets no number: write [§](page.md)"
-        for m in _LINK.finditer(line):
-            target = _target(m["href"], page)
-            if target not in numbers:
-                yield f"{where}: '{m[0]}' asks for a number, but {target} is not numbered in nav"
-            elif m["n"] or m["sn"]:
-                yield f"{where}: '{m[0]}': leave the number out, the build writes it from nav"
-            elif page.endswith(".py"):
-                yield f"{where}: '{m[0]}': a notebook page's links get no number: name the page"
-        if page.startswith(REPRODUCE):
-            continue
-        covered = [  # a paper's section in a citation; an address; a § link, checked above
-            m.span()
-            for pattern in (citations.MARKER, _URL, _LINK)
-            for m in pattern.finditer(code_line)
-        ]
-        for m in _BARE.finditer(code_line):
-            if not any(a <= m.start() < b for a, b in covered):
-                yield f"{where}: '{m[0]}' is typed: link the page, [§](page.md), or name it"
+
+    def where(at: int) -> str:
+        return f"docs/{page}:{text.count(chr(10), 0, at) + 1}"
+
+    references = {m["key"].lower(): m["href"] for m in _DEFINITION.finditer(prose)}
+    for m in _REFERENCE.finditer(prose):
+        target = references.get((m["key"] or m["text"]).lower(), "")
+        if not _SCHEME.match(target):  # another site's section is the paper's
+            word = "Step" if m["text"].lower().startswith("step") else "§"
+            yield f"{where(m.start())}: '{m[0]}': a reference link gets no number:" + (
+                f" write [{word}](page.md)"
+            )
+    for m in _LINK.finditer(prose):
+        target, at = _target(m["href"], page), f"{where(m.start())}: '{m[0]}'"
+        if target not in numbers:
+            yield f"{at} asks for a number, but {target} is not numbered in nav"
+        elif m["n"] or m["sn"]:
+            yield f"{at}: leave the number out, the build writes it from nav"
+        elif page.endswith(".py"):
+            yield f"{at}: a notebook page's links get no number: name the page"
+    if page.startswith(REPRODUCE):
+        return
+    covered = [  # a paper's section in a citation; an address; a § link, checked above
+        m.span()
+        for pattern in (citations.MARKER, _URL, _LINK, _REFERENCE)
+        for m in pattern.finditer(code)
+    ]
+    for m in _BARE.finditer(code):
+        if not any(a <= m.start() < b for a, b in covered):
+            yield f"{where(m.start())}: '{m[0]}' is typed: link the page, [§](page.md), or name it"
 
 
 def _own_numbers(path: Path) -> Iterator[tuple[str, int]]:
@@ -174,7 +186,8 @@ def problems(docs: Path, nav: Any) -> list[str]:
         if title or not index.endswith("/index.md") or not (docs / index).is_file():
             continue
         text = _read((docs / index).read_text(encoding="utf-8"))[1]
-        linked = {_target(m["href"], index) for m in _ANY_LINK.finditer(text)}
+        hrefs = [m["href"] for pattern in (_ANY_LINK, _DEFINITION) for m in pattern.finditer(text)]
+        linked = {_target(href.split("#")[0], index) for href in hrefs}
         for _, page in rest:
             if page not in linked and page.startswith(posixpath.dirname(index) + "/"):
                 out.append(f"docs/{index}: the index of {section} does not link {page}")
