@@ -202,3 +202,21 @@ def test_a_link_or_code_span_wrapped_onto_the_next_line_and_reference_links(docs
         "docs/sec/extra.md:5: '[Step 2: the\nsecond](b.md)': leave the number out, the build"
         " writes it from nav"
     ]
+
+
+def test_a_step_link_with_words_after_its_number_and_a_notebook_s_link_are_named(docs):
+    """Found by a fourth review: [Step 2 shows] went unnamed, a notebook's [§2] was told to
+    drop the number and then failed again, a reference link to a paper with a § in its text
+    failed, and a § with a space went unnamed."""
+    (docs / "sec/extra.md").write_text(
+        "# Extra\n\n[Step 2 shows](../walk/step-2-second.md); [the paper's §3][arx];"
+        " as § 2 showed.\n\n[arx]: https://arxiv.org/abs/1706.03762\n"
+    )
+    (docs / "reproduce/nb.py").write_text("# %% [markdown]\n# As [§2](../sec/b.md) shows.\n")
+    assert numbers.problems(docs, NAV) == [
+        "docs/reproduce/nb.py:2: '[§2](../sec/b.md)': a notebook page's links get no number:"
+        " name the page",
+        "docs/sec/extra.md:3: '[Step 2 shows](../walk/step-2-second.md)': leave the number out,"
+        " the build writes it from nav",
+        "docs/sec/extra.md:3: '§ 2' is typed: link the page, [§](page.md), or name it",
+    ]

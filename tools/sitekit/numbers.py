@@ -40,13 +40,15 @@ _TEXT = r"(?:[^\]\n]|\n(?![ \t]*\n))*"
 _TITLE = r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?"  # a link's title: [§](page.md "Title")
 _LINK = re.compile(
     r"\[(?:(?P<word>§)(?P<n>\s?\d+)?(?!\.?\d)(?P<rest>(?:[\s:.,;]" + _TEXT + r")?)"
-    r"|(?P<step>[Ss]tep)(?P<sn> \d+)?(?P<srest>[:.,;]" + _TEXT + r")?)\]"
+    r"|(?P<step>[Ss]tep)(?:(?P<sn> \d+)(?P<srest>[\s:.,;(]" + _TEXT + r")?"
+    r"|(?P<srest0>[:.,;]" + _TEXT + r")?))\]"
     r"\((?![A-Za-z][\w+.-]*:|//)(?P<href>[^)\s#]*)(?P<end>[^)\s]*" + _TITLE + r"\))"
 )
 # The same text with a reference, [§][key] or [Step 4][key], and the references' targets.
 _REFERENCE = re.compile(
     r"\[(?P<text>(?:§|[Ss]tep(?: \d+)?(?![^\s:.,;\]]))" + _TEXT + r")\]\[(?P<key>[^\]\n]*)\]"
 )
+_ANY_REFERENCE = re.compile(r"\[(?P<text>" + _TEXT + r")\]\[(?P<key>[^\]\n]*)\]")
 _DEFINITION = re.compile(r"^[ \t]{0,3}\[(?P<key>[^\]\n]+)\]:[ \t]*<?(?P<href>[^>\s]+)", re.M)
 _SCHEME = re.compile(r"^(?:[A-Za-z][\w+.-]*:|//)")  # another site's address
 _ANY_LINK = re.compile(r"\]\((?![A-Za-z][\w+.-]*:|//)(?P<href>[^)\s#]+)[^)\s]*" + _TITLE + r"\)")
@@ -54,7 +56,7 @@ _URL = re.compile(  # a link to another site, text and all; a link's target; an 
     r"\[" + _TEXT + r"\]\((?:[A-Za-z][\w+.-]*:|//)[^)\n]*\)|\]\([^)\s]*" + _TITLE + r"\)"
     r"|<[A-Za-z][\w+.-]*:[^>\s]*>|\bhttps?://\S+"
 )
-_BARE = re.compile(r"§\d+(?!\.?\d)")  # §5, not the paper's §3.2.1
+_BARE = re.compile(r"§ ?\d+(?!\.?\d)")  # §5 or § 5, not the paper's §3.2.1
 _FENCED = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)
 _SPAN = re.compile(r"`(?:[^`\n]|\n(?![ \t]*\n))+`")  # inline code, which may wrap
 _OWN = re.compile(r"^(?:# +|title: *[\"']?)(?:Step )?(?P<n>\d+)[.:] ")
@@ -95,7 +97,7 @@ def fill(markdown: str, page: str, numbers: dict[str, int]) -> str:
         n = numbers.get(_target(m["href"], page))
         if n is None or m["n"] or m["sn"]:
             return m[0]  # what `problems` names
-        text = f"§{n}{m['rest']}" if m["word"] else f"{m['step']} {n}{m['srest'] or ''}"
+        text = f"§{n}{m['rest']}" if m["word"] else f"{m['step']} {n}{m['srest0'] or ''}"
         return f"[{text}]({m['href']}{m['end']}"
 
     def prose(text: str) -> str:
@@ -135,16 +137,21 @@ def _page_problems(text: str, page: str, numbers: dict[str, int]) -> Iterator[st
         target, at = _target(m["href"], page), f"{where(m.start())}: '{m[0]}'"
         if target not in numbers:
             yield f"{at} asks for a number, but {target} is not numbered in nav"
-        elif m["n"] or m["sn"]:
-            yield f"{at}: leave the number out, the build writes it from nav"
         elif page.endswith(".py"):
             yield f"{at}: a notebook page's links get no number: name the page"
+        elif m["n"] or m["sn"]:
+            yield f"{at}: leave the number out, the build writes it from nav"
     if page.startswith(REPRODUCE):
         return
     covered = [  # a paper's section in a citation; an address; a § link, checked above
         m.span()
         for pattern in (citations.MARKER, _URL, _LINK, _REFERENCE)
         for m in pattern.finditer(code)
+    ]
+    covered += [  # a reference link to another site, text and all
+        m.span()
+        for m in _ANY_REFERENCE.finditer(code)
+        if _SCHEME.match(references.get((m["key"] or m["text"]).lower(), ""))
     ]
     for m in _BARE.finditer(code):
         if not any(a <= m.start() < b for a, b in covered):
