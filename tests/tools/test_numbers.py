@@ -220,3 +220,12 @@ def test_a_step_link_with_words_after_its_number_and_a_notebook_s_link_are_named
         " the build writes it from nav",
         "docs/sec/extra.md:3: '§ 2' is typed: link the page, [§](page.md), or name it",
     ]
+
+
+def test_a_page_nav_does_not_number_that_numbers_itself_is_named(docs):
+    """Found by a fifth review: a page added to nav without its number, whose heading gave
+    one, left two pages showing the same number."""
+    (docs / "sec/extra.md").write_text("# 2. Extra\n")
+    assert numbers.problems(docs, NAV) == [
+        "docs/sec/extra.md: '# 2. Extra': nav does not number the page"
+    ]

@@ -12,10 +12,10 @@ So no page types another page's number, and none goes stale. The build fails on 
 (`problems`): a link that types the number (``[§5](...)``), one whose page is not numbered,
 and a ``§N`` outside a link, which would name a page with no link to follow. A paper's
 sections are not the site's: ``§3.2.1``, every ``§`` in a citation (``[@he2016resnet, §1]``)
-and every ``§`` in ``docs/reproduce/``, whose pages cite the papers they reproduce, are left
-alone. A numbered page that writes its own number, in its ``title`` (``Step 4: ...``) or its
-heading (``# 2. Matrices``), writes the one ``nav`` gives it, and a section's index page
-links every page of its section.
+or a link to another site, and a typed ``§N`` in ``docs/reproduce/``, whose pages cite the
+papers they reproduce, are left alone. A page that writes its own number, in its ``title``
+(``Step 4: ...``) or its heading (``# 2. Matrices``), writes the one ``nav`` gives it, and a
+section's index page links every page of its section.
 """
 
 from __future__ import annotations
@@ -178,6 +178,8 @@ def problems(docs: Path, nav: Any) -> list[str]:
     for section, title, page in _sections(nav):
         sections.setdefault(section, []).append((title, page))
         if page not in numbers:
+            own = _own_numbers(docs / page) if page.endswith(".md") else iter(())
+            out += [f"docs/{page}: '{line}': nav does not number the page" for line, _ in own]
             continue
         place = places[section] = places.get(section, 0) + 1
         if numbers[page] != place:
