@@ -276,3 +276,21 @@ def test_every_step_that_reads_a_page_names_an_example_sybil_cannot_read(tmp_pat
     assert "when it was built" in marked and "could not be run" in marked
     assert marked.endswith("```python\n>>>x = 1\n```\n")  # no box inside the example
     assert "#example-failure" not in marked  # and no link to a box that is not there
+
+
+def test_an_edit_to_build_code_the_examples_do_not_run_runs_none_of_them(tmp_path, monkeypatch):
+    """The key holds the sitekit modules that run the examples, not the rest of the build: a
+    restart of `make serve` after an edit to the build code ran every page's examples again.
+    A page whose examples import sitekit themselves depends on all of it."""
+    from sitekit import cache
+
+    runs_them = {p.name for p in cache.sitekit_sources([Path(examples.__file__)])}
+    assert {"sybil_parsers.py", "cache.py"} <= runs_them
+    assert not {"copy_code.py", "numbers.py", "plugin.py"} & runs_them
+    plain = write(tmp_path)
+    builds = tmp_path / "builds.md"
+    builds.write_text("```python\nfrom sitekit import figstyle\n```\n")
+    keys = [examples.page_key(p, p.name, "environment") for p in (plain, builds)]
+    monkeypatch.setattr(examples, "BUILD_CODE", ("tools/sitekit/copy_code.py",))  # other bytes
+    again = [examples.page_key(p, p.name, "environment") for p in (plain, builds)]
+    assert again[0] == keys[0] and again[1] != keys[1]

@@ -42,16 +42,18 @@ from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
 from sybil.typing import Parser
 
 from sitekit import lifecycle
-from sitekit.cache import blas_config, hash_files, read_pickle, versions, write
+from sitekit.cache import blas_config, hash_files, hash_sitekit, read_pickle, versions, write
 from sitekit.paths import ROOT, cache_root
 from sitekit.sybil_parsers import PythonBlockParser
 
 FLAGS = ELLIPSIS | NORMALIZE_WHITESPACE
 PATTERNS = ["docs/*.md", "docs/**/*.md"]
-# What a page's examples can see, besides the page: the library, the build machinery (a page
-# may import it, as the contributing guide does), and the installed distributions of
-# `sitekit.cache.versions`.
-SOURCES = ("src/paperlens/**/*.py", "tools/sitekit/**/*.py", "tools/sitekit/*.js")
+# What every page's examples can see, besides the page: the library, the sitekit modules that
+# run them (this one and what it imports, `sitekit.cache.hash_sitekit`), and the installed
+# distributions of `sitekit.cache.versions`. A page whose examples import sitekit themselves (as
+# the contributing guide's do) depends on the whole of it (`BUILD_CODE`, in `page_key`).
+SOURCES = ("src/paperlens/**/*.py",)
+BUILD_CODE = ("tools/sitekit/**/*.py", "tools/sitekit/*.js")
 
 
 # NumPy's own print options, as a fresh ``python3`` or Jupyter kernel has them (NumPy 2 shows
@@ -251,6 +253,7 @@ def collected(path: Path) -> int:
 def environment_key() -> str:
     """Everything an outcome depends on besides the page: sources, versions, BLAS kernel."""
     digest = hashlib.sha256(hash_files(SOURCES).encode())
+    digest.update(hash_sitekit([Path(__file__)]).encode())  # an edit to the rest runs nothing
     digest.update(repr(sorted(versions().items())).encode())
     digest.update(blas_config().encode())
     return digest.hexdigest()
@@ -261,12 +264,16 @@ def page_key(page: Path, name: str, environment: str) -> str:
     its line and its kind, and nothing of the prose around them (a prose edit runs nothing)."""
     digest = hashlib.sha256(environment.encode())
     digest.update(name.encode())
+    imports_build_code = False
     for example in page_sybil().parse(page.resolve()):
         parsed = example.region.parsed
         if isinstance(parsed, doctest.Example):  # no repr of its own: its source and output
             parsed = (parsed.source, parsed.want, sorted(parsed.options.items()))
         kind = type(example.region.evaluator).__name__
         digest.update(f"\0{example.line}\0{kind}\0{parsed!r}".encode())
+        imports_build_code = imports_build_code or "sitekit" in repr(parsed)
+    if imports_build_code:
+        digest.update(hash_files(BUILD_CODE).encode())
     return digest.hexdigest()[:32]
 
 
