@@ -147,3 +147,29 @@ def test_what_a_kernel_printed_is_read_beside_what_the_page_shows():
     assert notebooks.shown_and_printed({"cells": [cell, other]}) == [
         ("print(1)\n2", "1\n2\n", "1\n2\n")
     ]
+
+
+def test_a_rebuild_converts_only_the_pages_whose_notebooks_changed(monkeypatch):
+    """Under `make serve` each rebuild made every page's notebook again (about 0.5 s of each);
+    a page's notebook is kept while its source, the figures and the bibliography are the same,
+    and is the same bytes a fresh conversion makes."""
+    from sitekit.figures import Rendered
+
+    pages = [("a.md", "# A\n\n```python\nx = 1\n```\n"), ("b.md", "# B\n\nProse.\n")]
+    figures = {"f.svg": Rendered(b"<svg/>", "alt")}
+    kept: dict[str, tuple[str, bytes]] = {}
+    first = notebooks.site_notebooks(pages, figures, "/", None, kept)
+    converted = []
+    convert = notebooks.page_to_notebook
+    monkeypatch.setattr(
+        notebooks,
+        "page_to_notebook",
+        lambda markdown, **kw: converted.append(kw["page"]) or convert(markdown, **kw),
+    )
+    edited = [pages[0], ("b.md", "# B\n\nProse, edited.\n")]
+    again = notebooks.site_notebooks(edited, figures, "/", None, kept)
+    assert converted == ["b.md"]
+    redrawn = {"f.svg": Rendered(b"<svg></svg>", "alt")}  # a figure changed: all again
+    notebooks.site_notebooks(edited, redrawn, "/", None, kept)
+    assert converted == ["b.md", "a.md", "b.md"]
+    assert again.files == notebooks.site_notebooks(edited, figures, "/").files != first.files

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import base64
 import doctest
+import hashlib
 import json
 import posixpath
 import re
@@ -376,30 +377,53 @@ def site_notebooks(
     figures: dict[str, Rendered],
     site_url: str,
     works: dict[str, citations.Work] | None = None,
+    kept: dict[str, tuple[str, bytes]] | None = None,
 ) -> SiteNotebooks:
     """The notebook of every page readers can download, from ``(src_uri, source)`` pairs,
     with the pages' citations of ``works`` and their reference lists.
 
     Experiment pages (``reproduce/*.py``) are notebooks already; Markdown pages are
-    converted, where :func:`offers_notebook` says so.
+    converted, where :func:`offers_notebook` says so. ``kept``: each page's notebook from the
+    last build, by a hash of all it is made from (`make serve` converts only what changed).
     """
     files: dict[str, bytes] = {}
     downloads: dict[str, str] = {}
     cells: dict[str, int] = {}
+    shared = _made_from(figures, site_url, works)
     for src, source in pages:
         path = notebook_path(src)
-        if is_notebook(src):
-            files[path] = percent_to_ipynb(source, page=src, site_url=site_url, works=works)
-            cells[src] = code_cells(source)
-        elif src.endswith(".md") and offers_notebook(source):
-            if works:
-                source = citations.cite_markdown(source, works, where=src)
-            notebook = page_to_notebook(source, page=src, figures=figures, site_url=site_url)
-            files[path] = to_bytes(notebook)
-        else:
+        if not is_notebook(src) and not (src.endswith(".md") and offers_notebook(source)):
             continue
+        key = hashlib.sha256(f"{shared}\0{src}\0{source}".encode()).hexdigest()
+        last = kept.get(src) if kept is not None else None
+        if last is not None and last[0] == key:
+            files[path] = last[1]
+        elif is_notebook(src):
+            files[path] = percent_to_ipynb(source, page=src, site_url=site_url, works=works)
+        else:
+            cited = citations.cite_markdown(source, works, where=src) if works else source
+            notebook = page_to_notebook(cited, page=src, figures=figures, site_url=site_url)
+            files[path] = to_bytes(notebook)
+        if kept is not None:
+            kept[src] = (key, files[path])
+        if is_notebook(src):
+            cells[src] = code_cells(source)
         downloads[src] = path
     return SiteNotebooks(files, downloads, cells)
+
+
+def _made_from(
+    figures: dict[str, Rendered], site_url: str, works: dict[str, citations.Work] | None
+) -> str:
+    """A hash of what every page's notebook is made from besides the page: the figures it
+    embeds, the site's address and the bibliography."""
+    digest = hashlib.sha256(f"{site_url}\0{works!r}".encode())
+    for path, figure in sorted(figures.items()):
+        digest.update(f"\0{path}\0{figure.alt}\0{figure.links!r}".encode())
+        digest.update(figure.svg)
+        for name, svg in sorted((figure.variants or {}).items()):
+            digest.update(name.encode() + svg)
+    return digest.hexdigest()
 
 
 def execute(path: str, kernel: str = "python3", *, save: bool = False) -> str | None:

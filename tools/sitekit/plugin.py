@@ -127,6 +127,9 @@ class Session:
         # Every page's finished HTML, for the print edition; kept across `make serve`'s
         # rebuilds, which read only the pages an edit touches.
         self.edition = print_edition.Edition()
+        # Each page's notebook, by a hash of what it is made from: a rebuild converts only the
+        # pages whose notebooks changed.
+        self.kept_notebooks: dict[str, tuple[str, bytes]] = {}
 
     def restart_if_code_changed(self, config: MkDocsConfig) -> None:
         """Under ``make serve``: an edit to the build code restarts the server (this process,
@@ -196,7 +199,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         build.explorables, frames = self._render_explorables()
         build.outcomes = self._finish_examples(started)
         build.notebooks = self._checked(
-            lambda: _notebooks(files, build, config["site_url"] or "/"),
+            lambda: _notebooks(files, build, config["site_url"] or "/", session.kept_notebooks),
             notebooks.SiteNotebooks.empty(),
         )
         review = self._checked(lambda: cards.collect(docs, config["nav"]), list[cards.Card]())
@@ -619,7 +622,9 @@ def _configure_notebooks(config: MkDocsConfig, execute: bool) -> None:
     os.environ.setdefault(experiment_cache.ENV, str(paths.cache_root() / "experiments"))
 
 
-def _notebooks(files: Files, build: Build, site_url: str) -> notebooks.SiteNotebooks:
+def _notebooks(
+    files: Files, build: Build, site_url: str, kept: dict[str, tuple[str, bytes]]
+) -> notebooks.SiteNotebooks:
     """The ``.ipynb`` of every page readers can download."""
     # Every file, not documentation_pages(): mkdocs-jupyter may not have claimed the .py yet.
     pages = [
@@ -627,7 +632,7 @@ def _notebooks(files: Files, build: Build, site_url: str) -> notebooks.SiteNoteb
         for f in files
         if f.src_uri.endswith(".md") or notebooks.is_notebook(f.src_uri)
     ]
-    return notebooks.site_notebooks(pages, build.figures, site_url, build.works)
+    return notebooks.site_notebooks(pages, build.figures, site_url, build.works, kept)
 
 
 def _generated_files(
