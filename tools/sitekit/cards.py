@@ -42,7 +42,7 @@ import genanki
 import markdown as python_markdown
 
 from sitekit import PageError, numbers, page_model
-from sitekit.concepts import nav_pages
+from sitekit.concepts import nav_sections
 from sitekit.frontmatter import get_data
 from sitekit.page_model import MATH_DISPLAY, MATH_INLINE
 
@@ -76,19 +76,6 @@ def cards_in(markdown: str, where: str = "the page") -> list[tuple[str, str]]:
         if not answer:
             raise PageError(f"{where}: recall card {card.title!r} has no answer")
         out.append((str(card.title), answer))
-    return out
-
-
-def _sections(nav: Any) -> list[tuple[str, str, str]]:
-    """``(section, title, path)`` for each page, section being its top-level nav entry."""
-    out = []
-    for entry in nav:
-        if isinstance(entry, dict):
-            for section, value in entry.items():
-                for title, path in nav_pages(value):
-                    out.append((section, title or section, path))
-        elif isinstance(entry, str):
-            out.append(("", entry, entry))
     return out
 
 
@@ -129,7 +116,8 @@ def add_anchors(page_html: str, markdown: str, where: str = "the page") -> str:
 
 def collect(docs_dir: Path, nav: Any) -> list[Card]:
     cards, numbered = [], numbers.numbered(nav)
-    for section, title, page in _sections(nav):
+    for section, title, page in nav_sections(nav):
+        title = title or section or page
         path = docs_dir / page
         if not page.endswith(".md") or page.startswith(EXCLUDED) or not path.is_file():
             continue

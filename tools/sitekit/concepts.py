@@ -278,6 +278,19 @@ def nav_pages(nav: Any) -> list[tuple[str, str]]:
     return out
 
 
+def nav_sections(nav: Any) -> list[tuple[str, str, str]]:
+    """``(section, title, path)`` for each page of ``nav``, ``section`` being its top-level
+    entry ("" for a page listed at the top level) and ``title`` as written ("" for none)."""
+    out = []
+    for entry in nav:
+        if isinstance(entry, dict):
+            for section, value in entry.items():
+                out += [(str(section), title, path) for title, path in nav_pages(value)]
+        elif isinstance(entry, str):
+            out.append(("", "", entry))
+    return out
+
+
 def read_declaration(docs_dir: Path, page: str, title: str) -> Declaration:
     path = docs_dir / page
     meta: dict[str, Any] = {}

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from sitekit import PageError, citations
-from sitekit.concepts import nav_pages
+from sitekit.concepts import nav_sections
 from sitekit.frontmatter import get_data
 
 REPRODUCE = "reproduce/"  # pages that cite papers' sections: a bare §N is the paper's
@@ -64,16 +64,9 @@ _OWN = re.compile(r"^(?:# +|title: *[\"']?)(?:Step )?(?P<n>\d+)[.:] ")
 
 def numbered(nav: Any) -> dict[str, int]:
     """Each numbered page of ``nav`` (relative to docs/), with its number."""
-    return {page: int(m["n"]) for _, title, page in _sections(nav) if (m := _NUMBERED.match(title))}
-
-
-def _sections(nav: Any) -> Iterator[tuple[str, str, str]]:
-    """``(section, title, page)`` for each page of each top-level section of ``nav``."""
-    for item in nav:
-        for section, value in item.items() if isinstance(item, dict) else ():
-            if isinstance(value, list):
-                for title, page in nav_pages(value):
-                    yield str(section), title, page
+    return {
+        page: int(m["n"]) for _, title, page in nav_sections(nav) if (m := _NUMBERED.match(title))
+    }
 
 
 def _target(href: str, page: str) -> str:
@@ -175,7 +168,7 @@ def problems(docs: Path, nav: Any) -> list[str]:
     """Every number the build cannot write from ``nav``, or that disagrees with it."""
     numbers = numbered(nav)
     out, places, sections = [], dict[str, int](), dict[str, list[tuple[str, str]]]()
-    for section, title, page in _sections(nav):
+    for section, title, page in nav_sections(nav):
         sections.setdefault(section, []).append((title, page))
         if page not in numbers:
             own = _own_numbers(docs / page) if page.endswith(".md") else iter(())
