@@ -358,6 +358,20 @@ def page_name(path: str) -> str:
     return path.strip("/").removesuffix(".html").replace("/", "_") or "index"
 
 
+FINISH_FADES = """() => new Promise(resolve => requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+        document.getAnimations().forEach(a => a.finish());
+        resolve();
+    })))"""
+
+
+def open_cards(page: Page) -> None:
+    """Open every ``<details>`` of the article, with the colours of what they show final: a
+    code block first drawn in the dark palette fades in from the light one's colours."""
+    page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
+    page.evaluate(FINISH_FADES)
+
+
 def set_palette(page: Page, scheme: str) -> None:
     """Switch the page to ``"slate"`` (dark) or ``"default"`` (light) with the header toggle."""
     body = page.locator("body")
@@ -370,5 +384,7 @@ def set_palette(page: Page, scheme: str) -> None:
             "s => document.body.getAttribute('data-md-color-scheme') !== s", arg=current
         )
         # The theme fades colours over ~0.25 s: jump to the end, so what is measured is final.
-        page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
+        # The fades start on a later frame than the attribute's change, so wait two frames
+        # first: finished at once, a check straight after the toggle saw half-switched colours.
+        page.evaluate(FINISH_FADES)
     raise AssertionError(f"the palette toggle never reached {scheme!r}")
