@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
+from bs4 import BeautifulSoup
 from PIL import Image
 from playwright.sync_api import expect
 
@@ -46,26 +47,9 @@ def article_details(site, site_page):
 
 def article_images(site, site_page) -> int:
     """How many <img> the page's <article> has, as built."""
-
-    class Parser(HTMLParser):
-        def __init__(self):
-            super().__init__()
-            self.depth = self.found = 0
-
-        def handle_starttag(self, tag, attrs):
-            if tag == "article":
-                self.depth += 1
-            elif tag == "img" and self.depth:
-                self.found += 1
-
-        def handle_endtag(self, tag):
-            if tag == "article":
-                self.depth -= 1
-
-    parser = Parser()
     path = site_page if site_page.endswith(".html") else site_page + "index.html"
-    parser.feed((site / path).read_text(encoding="utf-8"))
-    return parser.found
+    html = BeautifulSoup((site / path).read_text(encoding="utf-8"), "html.parser")
+    return len(html.select("article img"))
 
 
 def skip_without_images(site, site_page) -> None:
