@@ -84,7 +84,8 @@ class Builds:
         if name == "site":
             entries = shlex.quote(str(self.folder / "site.entries"))
             caches = shlex.quote(os.environ["PAPERLENS_CACHE_DIR"])
-            script += f"; rc=$?; (cd {caches} && find . -type f) > {entries}; exit $rc"
+            # (A build that failed early may have made no cache folder: list nothing then.)
+            script += f"; rc=$?; (cd {caches} 2>/dev/null && find . -type f) > {entries}; exit $rc"
         command = (
             offline_command(script)
             if offline and offline_namespace_available()

@@ -16,10 +16,17 @@ def test_the_guide_lists_every_concept_introduced_with_its_page_in_reading_order
     assert "<!-- generated:" not in expanded
     declarations = [d for d in concepts.load(ROOT / "docs", CONFIG["nav"]) if d.introduces]
     rows = [line for line in expanded.splitlines() if line.startswith("| [")]
-    rows = [row for row in rows if row.count("|") == 3]  # the concepts table's rows
-    assert rows == [
-        f"| [{d.title}](../{d.page}) | {', '.join(d.introduces)} |" for d in declarations
+    rows = [row.split(" | ") for row in rows if row.count("|") == 4]  # the concepts table's
+    assert [row[:2] for row in rows] == [
+        [f"| [{d.title}](../{d.page})", ", ".join(d.introduces)] for d in declarations
     ]
+    # What counts as a use of a concept, on the row of the page that introduces it.
+    said = {d.page: row[2] for d, row in zip(declarations, rows, strict=True)}
+    attention = concepts.SIGNS["scaled dot-product attention"].said
+    assert (
+        said["foundations/target-equations.md"] == f"{attention} (scaled dot-product attention) |"
+    )
+    assert said["foundations/matrices.md"] == " |"
     assert '"re-implement attention"' in expanded  # a skill some page feeds
     assert "- **head, heads**: [Where Q, K and V come from](../walkthrough/" in expanded
 

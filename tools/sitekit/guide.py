@@ -3,7 +3,8 @@ that they cannot go stale: a line ``<!-- generated: NAME -->`` in a page is repl
 list NAME, computed from ``nav`` and the pages' front matter.
 
 - ``concepts``: every page that introduces concepts, in reading order, and what it introduces
-  (the names a new page's ``uses`` may take);
+  (the names a new page's ``uses`` may take), with what counts as a use of each wherever a page
+  writes it (a formula such as $QK^T/\\sqrt{d_k}$ uses the attention equation);
 - ``skills``: the reproduction skills the Foundations pages ``feeds``;
 - ``words``: the words of the glossary, each with the page that defines it;
 - and what the plugin passes as ``extra``: ``cite-this-site``, the site's own BibTeX entry
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sitekit import PageError, concepts, glossary
+from sitekit.paths import ROOT
 
 DIRECTIVE = re.compile(r"^<!-- generated: (?P<name>[a-z-]+) -->$", re.M)
 
@@ -27,12 +29,16 @@ def _link(title: str, target: str, page: str) -> str:
 
 
 def _concepts(declarations: list[concepts.Declaration], page: str) -> str:
-    rows = ["| page | introduces |", "| --- | --- |"]
-    rows += [
-        f"| {_link(d.title, d.page, page)} | {', '.join(d.introduces)} |"
-        for d in declarations
-        if d.introduces
-    ]
+    """The table of concepts; its last column says what, written on a page, counts as a use
+    of one (`concepts.SIGNS`), declared or not."""
+    rows = ["| page | introduces | a use, wherever a page writes |", "| --- | --- | --- |"]
+    for d in declarations:
+        if d.introduces:
+            signs = [f"{concepts.SIGNS[c].said} ({c})" for c in d.introduces if c in concepts.SIGNS]
+            rows.append(
+                f"| {_link(d.title, d.page, page)} | {', '.join(d.introduces)} | "
+                f"{'; '.join(signs)} |"
+            )
     return "\n".join(rows)
 
 
@@ -84,3 +90,15 @@ def expand(
         return lists[m["name"]]
 
     return DIRECTIVE.sub(one, markdown)
+
+
+def main() -> None:
+    """Print the lists, for a contributor reading the guide's Markdown source, where they are
+    markers: ``.venv/bin/python -m sitekit.guide``."""
+    nav = concepts.read_config()["nav"]
+    for name, text in generated(ROOT / "docs", nav, "contributing/index.md").items():
+        print(f"## {name}\n\n{text}\n")
+
+
+if __name__ == "__main__":
+    main()
