@@ -17,6 +17,7 @@ into DIR instead (with ``make site``: nothing checks that it was), and leaves it
 """
 
 import contextlib
+import itertools
 import os
 import re
 import shlex
@@ -282,8 +283,19 @@ def cold_cache_entries(request, site) -> frozenset[str]:
 def site(cold_build):
     """The built site folder (``make site``: strict, and every page's proof checked)."""
     returncode, output, folder = cold_build
-    assert returncode == 0, f"make site failed:\n{output[-6000:]}"
+    if returncode != 0:  # every test that needs the site fails: each says why in its first line
+        pytest.fail(f"make site failed: {first_error(output)}\n\n{output[-6000:]}", pytrace=False)
     return folder
+
+
+def first_error(output: str) -> str:
+    """The build's first error on one line: its ``ERROR`` line and the indented ones after it."""
+    lines = output.splitlines()
+    for n, line in enumerate(lines):
+        if line.startswith("ERROR"):
+            more = list(itertools.takewhile(lambda m: m[:1].isspace(), lines[n + 1 :]))
+            return " ".join([line.split("-", 1)[-1].strip(), *(m.strip() for m in more)])
+    return "see its output below"
 
 
 @pytest.fixture(scope="session")
