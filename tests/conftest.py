@@ -184,6 +184,15 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ[experiment_cache.ENV] = str(caches / "experiments")
 
 
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    """The output of a session's cold build that failed, once, after every test's report."""
+    builds = config.stash.get(_BUILDS, None)
+    rc = builds.folder / "site.rc" if builds and builds.given is None else None
+    if rc and rc.exists() and rc.read_text().strip() != "0":
+        terminalreporter.section("make site failed: the session's cold build printed")
+        terminalreporter.write((builds.folder / "site.log").read_text()[-6000:])
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _BUILDS in config.stash:
         config.stash[_BUILDS].close()
@@ -283,8 +292,11 @@ def cold_cache_entries(request, site) -> frozenset[str]:
 def site(cold_build):
     """The built site folder (``make site``: strict, and every page's proof checked)."""
     returncode, output, folder = cold_build
-    if returncode != 0:  # every test that needs the site fails: each says why in its first line
-        pytest.fail(f"make site failed: {first_error(output)}\n\n{output[-6000:]}", pytrace=False)
+    if returncode != 0:  # every test that needs the site fails, each saying why in one line
+        pytest.fail(
+            f"make site failed: {first_error(output)} (its output is at the end of the run)",
+            pytrace=False,
+        )
     return folder
 
 
