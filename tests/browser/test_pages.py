@@ -13,7 +13,6 @@ a phone's size.
 import io
 import json
 import re
-from html.parser import HTMLParser
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
@@ -26,35 +25,23 @@ from playwright.sync_api import expect
 from sitekit.browser import NOT_FOUND_PAGE, open_cards, set_palette
 
 
-def article_details(site, site_page):
-    """``open`` of each <details> in the page's content, in document order, as built."""
-
-    class Parser(HTMLParser):
-        def __init__(self):
-            super().__init__()
-            self.found = []
-
-        def handle_starttag(self, tag, attrs):
-            if tag == "details":
-                a = dict(attrs)
-                self.found.append(("open" in a, a.get("class") or ""))
-
-    parser = Parser()
+def built(site, site_page) -> BeautifulSoup:
+    """The page as built, parsed."""
     path = site_page if site_page.endswith(".html") else site_page + "index.html"
-    parser.feed((site / path).read_text(encoding="utf-8"))
-    return parser.found
+    return BeautifulSoup((site / path).read_text(encoding="utf-8"), "html.parser")
 
 
-def article_images(site, site_page) -> int:
-    """How many <img> the page's <article> has, as built."""
-    path = site_page if site_page.endswith(".html") else site_page + "index.html"
-    html = BeautifulSoup((site / path).read_text(encoding="utf-8"), "html.parser")
-    return len(html.select("article img"))
+def article_details(site, site_page) -> list[tuple[bool, str]]:
+    """``open`` and ``class`` of each <details> in the page's article, in document order."""
+    return [
+        (d.has_attr("open"), " ".join(d.get("class", [])))
+        for d in built(site, site_page).select("article details")
+    ]
 
 
 def skip_without_images(site, site_page) -> None:
     """A check of how images are shown has nothing to look at on a page without any."""
-    if not article_images(site, site_page):
+    if not built(site, site_page).select("article img"):
         pytest.skip(f"{site_page or 'home'}: no image in the article, so none to check")
 
 
