@@ -31,7 +31,10 @@ def _link(title: str, target: str, page: str) -> str:
 def _concepts(declarations: list[concepts.Declaration], page: str) -> str:
     """The table of concepts; its last column says what, written on a page, counts as a use
     of one (`concepts.SIGNS`), declared or not."""
-    rows = ["| page | introduces | a use, wherever a page writes |", "| --- | --- | --- |"]
+    rows = [
+        "| page | introduces | a use, on a page that declares its concepts |",
+        "| --- | --- | --- |",
+    ]
     for d in declarations:
         if d.introduces:
             signs = [f"{concepts.SIGNS[c].said} ({c})" for c in d.introduces if c in concepts.SIGNS]
