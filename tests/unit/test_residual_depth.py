@@ -220,7 +220,7 @@ def test_the_page_discloses_every_confirmation_in_the_log():
     assert confirmations == [(c.design, list(c.seeds)) for c in res.CONFIRMATIONS]
     # Only the current designs' may be adopted: the earlier ones were replaced.
     adopted = {e["design"] for e in entries if e["status"] == "adopted"}
-    assert adopted <= {res.DESIGN.name, res.HE_DESIGN.name}
+    assert adopted <= {res.DESIGN.name, res.HE_DESIGN.name, res.HE_RATES_DESIGN.name}
 
 
 def test_the_he_design_s_seeds_and_tasks_are_fresh_and_its_sample_size_is_the_log_s():
@@ -359,3 +359,67 @@ def test_he_claims_are_tested_in_sequence_and_the_margin_decides_the_first():
     assert [c.holds for c in flat] == [True, False]  # within the margin, but not below 0
     assert [c.holds for c in rises] == [False, False]
     assert rises[1].evidence == "not tested: the first claim fails"
+
+
+def test_the_rates_design_s_rates_seeds_and_size_are_the_log_s():
+    """Each depth's rate is the tuning run's; the seeds are fresh; n is the smallest in the grid
+    at which claim 9 held in at least 80% of the resamples recorded before the run."""
+    d, entries = res.HE_RATES_DESIGN, xlog.entries("residual_depth")
+    tuning = res.recorded(res.HE_TUNED, purpose="exploration")[1]
+    assert tuning.setup.seeds == d.tuning_seeds
+    assert res.tuned_rates(tuning) == res.HE_RATES == res.HE_RATES_RUN.rates
+    assert res.HE_RATES_RUN.seeds == d.seeds and res.HE_RATES_RUN.fresh_tasks
+    confirmed = [
+        i for i, e in enumerate(entries) if e["design"] == d.name and e["purpose"] == "confirmation"
+    ]
+    before = entries[: confirmed[0] if confirmed else len(entries)]
+    assert not set(d.seeds) & {s for e in before for s in e["seeds"]}
+    power = [e for e in before if e["command"].endswith("he-rates-power --record")]
+    assert power[-1]["design"] == d.name and power[-1]["config"]["rates"] == list(res.HE_RATES)
+    shares = {int(k[4:]): v for k, v in power[-1]["outcome"].items() if k.startswith("n = ")}
+    assert dict(d.power) == {n: tuple(shares[n]) for n, _ in d.power}
+    n = len(d.seeds)
+    assert shares[n][0] >= 0.8 and all(v[0] < 0.8 for m, v in shares.items() if m < n)
+
+
+def test_a_run_at_one_rate_per_depth_trains_each_depth_at_its_own_rate():
+    s = SMALL._replace(arms=(res.RESIDUAL,), rates=(0.001, 0.002, 0.004))
+    found = res.run(s)
+    assert found.final_loss.shape == (1, 1, 3, 6, 1)
+    for j, (depth, lr) in enumerate(zip(s.depths, s.rates, strict=True)):
+        alone = res.run(SMALL._replace(arms=(res.RESIDUAL,), depths=(depth,), lrs=(lr,), lr=lr))
+        np.testing.assert_array_equal(found.final_loss[:, :, j], alone.final_loss[:, :, 0])
+    with pytest.raises(ValueError, match="one rate per depth"):
+        res.run(s._replace(rates=(0.001,)))
+
+
+def test_the_rates_claims_say_worse_not_worse_or_better_as_the_interval_lies():
+    """Claims 9 to 11: worse above the margin, not worse below it, better below 0; 11 only
+    after 10."""
+    s = res.HE_RATES_RUN._replace(seeds=tuple(range(16)))
+    rng = np.random.default_rng(0)
+    depths = np.log2(np.asarray(s.depths, dtype=float))  # (depths,)
+
+    def verdicts(rise: float) -> list[bool | str]:
+        slope = rise / (depths[-1] - depths[0])
+        logs = (
+            -2
+            + slope * (depths - depths[0])[:, None]
+            + 0.01 * rng.standard_normal((len(s.depths), len(s.seeds)))
+        )  # (depths, seeds)
+        final = 10 ** logs[None, None, :, :, None]  # (arms, rates, depths, seeds, budgets)
+        found = res.he_rates_claims(res.Result(s, final, final, np.empty(0), np.empty(0), None))
+        return [c.holds for c in found] + [found[2].evidence.startswith("not tested")]
+
+    assert verdicts(0.5) == [True, False, False, True]
+    assert verdicts(0.05) == [False, True, False, False]
+    assert verdicts(-0.5) == [False, True, True, False]
+    assert verdicts(res.HE_MARGIN) == [False, False, False, True]  # at the margin: undecided
+
+
+def test_the_rates_design_s_power_follows_its_alternatives():
+    rises = np.random.default_rng(1).normal(0.5, 0.1, 20)  # far above the margin, tight
+    power = res.he_rates_power(rises, [10, 40], draws=40)
+    assert power[1, 0] == 1.0  # halfway to the margin is still far above it
+    assert power[1, 1] == power[1, 2] == 1.0  # 0 and -margin, at this spread: always decided
+    assert power[0, 0] <= power[1, 0]

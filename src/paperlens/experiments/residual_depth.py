@@ -527,6 +527,9 @@ class Setup(NamedTuple):
     """Each seed draws its own task, seed s from ``np.random.default_rng([task_seed, s])``, so
     that the inference is over tasks as well as starting weights, on data no design choice saw
     (`HE_DESIGN`); every arm and depth of one seed still sees that seed's task."""
+    rates: tuple[float, ...] | None = None
+    """Each depth's own learning rate, in the order of `depths`, in place of the grid `lrs`
+    (`HE_RATES`): the run then has one rate per depth, and its rate axis has length 1."""
 
 
 def task_data(setup: Setup) -> tuple[FloatArray, FloatArray]:
@@ -624,12 +627,16 @@ def run(
         The `Result`.
     """
     s = setup
+    if s.rates is not None and (len(s.rates) != len(s.depths) or s.rerun):
+        raise ValueError(f"rates={s.rates} needs one rate per depth {s.depths}, and no rerun")
     if s.lr not in s.lrs:
         raise ValueError(f"the base rate lr={s.lr} must be one of lrs={s.lrs}")
     if min(s.budgets) < 2 * s.tail:
         raise ValueError(f"every budget must be at least 2 * tail = {2 * s.tail}: {s.budgets}")
     X, y = task_data(s)  # one task, or with fresh_tasks one per seed
     grid = [(arm, lr, d) for arm in s.arms for lr in s.lrs for d in s.depths]
+    if s.rates is not None:  # one rate per depth: a rate axis of length 1
+        grid = [(arm, lr, d) for arm in s.arms for d, lr in zip(s.depths, s.rates, strict=True)]
     tasks: list[_Task] = [(X, y, d, arm, s, lr, perturbation, store) for arm, lr, d in grid]
     if jobs > 1:
         import multiprocessing
@@ -639,7 +646,8 @@ def run(
             curves = list(pool.map(_train_task, tasks))  # each (seeds, steps + 1)
     else:
         curves = [_train_task(t) for t in tasks]
-    shape = (len(s.arms), len(s.lrs), len(s.depths), len(s.seeds), max(s.budgets) + 1)
+    rates = 1 if s.rates is not None else len(s.lrs)
+    shape = (len(s.arms), rates, len(s.depths), len(s.seeds), max(s.budgets) + 1)
     every_step = np.stack(curves).reshape(shape)  # (arms, lrs, depths, seeds, steps + 1)
     final = np.stack([final_loss(every_step, T, s.tail) for T in s.budgets], axis=-1)
     half = np.stack([final_loss(every_step, T // 2, s.tail) for T in s.budgets], axis=-1)
@@ -670,7 +678,7 @@ def run(
                 for arm in (PLAIN, RESIDUAL)
             ]
         )  # fmt: skip
-    base = every_step[:, s.lrs.index(s.lr)]  # (arms, depths, seeds, steps + 1)
+    base = every_step[:, 0 if s.rates else s.lrs.index(s.lr)]  # (arms, depths, seeds, steps + 1)
     return Result(s, final, half, base, grads, rerun)
 
 
@@ -1138,11 +1146,6 @@ def he_claims(result: Result) -> list[Claim]:
     return [first, second]
 
 
-KERNEL_CHECKS = ((HE, he_claims),)
-"""What ``make claims`` (``tools/claims.py``) checks under every BLAS kernel besides `PAGE`'s
-claims: `HE`'s."""
-
-
 def he_power(
     result: Result, sizes: Sequence[int], *, shrink: float = 0.5, draws: int = 400, seed: int = 0
 ) -> FloatArray:
@@ -1183,6 +1186,220 @@ def he_power(
             out[row] += (_not_worse(a).holds, _better(b).holds)
     out /= draws
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# He et al.'s claim again, each depth at the rate tuned for it (design v6-he-rates)
+
+
+def tuned_rates(result: Result, *, arm: Arm = RESIDUAL, budget: int = 0) -> tuple[float, ...]:
+    """Each depth's rate: the rate of the grid with the lowest median log-loss over the seeds.
+
+    Args:
+        result: a run over a grid of rates (`HE_TUNED`).
+        arm: whose rates.
+        budget: the index of the budget in ``result.setup.budgets``.
+
+    Returns:
+        One rate per depth, in the order of ``result.setup.depths``.
+    """
+    s = result.setup
+    median = np.median(np.log10(result.final_loss[s.arms.index(arm), ..., budget]), axis=2)
+    return tuple(s.lrs[i] for i in median.argmin(axis=0))  # (lrs, depths) -> (depths,)
+
+
+HE_RATES = (0.016, 0.008, 0.004, 0.002, 0.002)
+"""Each depth's rate in `HE_RATES_DESIGN`, for `DEPTHS` in order: `tuned_rates` of the residual
+nets of `HE_TUNED` (seeds 8000 to 8019, each with its task) at 200 steps, fixed here before any
+run of the design (a test checks the two agree)."""
+HE_RATES_SIZES = (40, 80, 120, 160, 240, 320)
+"""The numbers of seeds `HE_RATES_DESIGN`'s sample-size argument tries."""
+
+
+class HeRatesDesign(NamedTuple):
+    """He et al.'s claim for the residual nets once more, each depth at its own tuned rate."""
+
+    name: str
+    """The design's name in the experiment log."""
+    claims: tuple[str, ...]
+    """The three claims in words, with the tests that decide them."""
+    alpha: float
+    """Each claim's level, `claims.ALPHA` / 2. Claims 9 and 10 point opposite ways from the
+    margin and claim 11 is tested only if claim 10 holds (fixed sequence), so the chance that
+    any of the three holds by luck, when its null is true, is at most `claims.ALPHA`."""
+    margin: float
+    """`HE_MARGIN`, as `HE_DESIGN` fixed it."""
+    budget: int
+    """The one budget the claims are decided at, in Adam steps."""
+    tuning_seeds: tuple[int, ...]
+    """The seeds, and through them the tasks, the rates were tuned and the size chosen on."""
+    seeds: tuple[int, ...]
+    """The confirmation seeds: fresh seeds, each with a fresh task."""
+    power: tuple[tuple[int, tuple[float, float, float]], ...]
+    """The sample-size argument (`he_rates_power`, from the log): for n seeds, the estimated
+    chance that claim 9 holds if the rise were halfway between the tuning seeds' estimate and
+    the margin, that claim 10 holds if the rise were 0, and that claim 11 holds if it were
+    minus the margin. The seeds are the smallest n of `HE_RATES_SIZES` at which the first is
+    at least 0.8: the direction the tuning seeds point to."""
+
+
+_PER_DEPTH = ", ".join(f"{d} layers {r:g}" for d, r in zip(DEPTHS, HE_RATES, strict=True))
+HE_RATES_DESIGN = HeRatesDesign(
+    name="v6-he-rates",
+    claims=(
+        "Deeper residual nets are worse: with shortcuts and 1/√L branches, each depth at its "
+        f"own rate ({_PER_DEPTH}), on a "
+        f"fresh task per seed, the training loss's fitted rise from {DEPTHS[0]} to "
+        f"{DEPTHS[-1]} layers after {BUDGETS[0]} steps is above a factor {10**HE_MARGIN:.2f}: "
+        "each seed's rise against the margin, by a one-sided exact Wilcoxon signed-rank test.",
+        "Deeper residual nets are not worse (He et al., §4.1): on the same nets the rise is "
+        "below the margin, by the same test the other way.",
+        "Deeper residual nets are better (He et al., §4.1), tested only if claim 10 holds: the "
+        "rise is below 0, by the same test with a margin of 0.",
+    ),
+    alpha=ALPHA / 2,
+    margin=HE_MARGIN,
+    budget=BUDGETS[0],
+    tuning_seeds=HE_DESIGN.seeds,
+    seeds=tuple(range(12000, 12160)),
+    power=((120, (0.688, 0.078, 0.078)), (160, (0.818, 0.082, 0.082))),
+)
+"""He et al.'s claim, `HE_DESIGN`'s test, with one change: each depth trains at the rate that
+suited it best on other seeds and tasks (`HE_RATES`), not at one rate for all. Where
+`HE_DESIGN` held, the fall came from the shallow nets, slow at a rate that suited the deep ones;
+with each depth at its own rate, does it remain? Decided at 200 steps only: at 400, on the
+tuning seeds at their rates, the seeds' rises spread over decades (the nets nearly fit their
+data), more than any number of seeds this design could afford would resolve against the
+margin. Claims 9 to 11 say which of "worse", "not worse" and "better" the data support: each
+holds exactly when the Hodges–Lehmann interval of the seeds' rise, at coverage
+``1 - 2 alpha``, lies above the margin (9), below it (10), or below 0 (11)."""
+
+HE_RATES_RUN = HE._replace(
+    seeds=HE_RATES_DESIGN.seeds, arms=(RESIDUAL,), budgets=(HE_RATES_DESIGN.budget,),
+    rates=HE_RATES,
+)  # fmt: skip
+"""The run that decides claims 9 to 11: residual nets only, each depth at its `HE_RATES` rate,
+one budget, a fresh task per seed (seed s's from ``default_rng([HE_TASKS, s])``)."""
+CONFIRMATIONS += (
+    Confirmation(
+        HE_RATES_DESIGN.name, "9 to 11", HE_RATES_DESIGN.seeds,
+        "He et al.'s claim with each depth at its own tuned rate, a fresh task per seed",
+    ),
+)  # fmt: skip
+
+
+def worse(
+    loss: FloatArray, depths: Sequence[int], margin: float, statement: str, *, alpha: float
+) -> Claim:
+    """The mirror of `not_worse`: each seed's fitted rise is above ``margin``, by a one-sided
+    exact Wilcoxon signed-rank test of ``rise - margin``. It holds exactly when the
+    Hodges–Lehmann interval of the rise, at coverage ``1 - 2 alpha``, starts above the margin.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens.experiments.residual_depth import worse
+        >>> flat = np.ones((12, 3)) + 0.001 * np.arange(12.0)[:, None]  # no rise with depth
+        >>> worse(flat * [1.0, 1.2, 1.5], [4, 8, 16], 0.1, "rises", alpha=0.01).holds
+        True
+        >>> worse(flat, [4, 8, 16], 0.1, "flat", alpha=0.01).holds
+        False
+    """
+    spanned = math.log2(depths[-1] / depths[0])
+    rise = slopes(loss, depths) * spanned  # (seeds,)
+    claim = paired_greater(rise, np.full_like(rise, margin), statement, alpha=alpha)
+    hl = hodges_lehmann(rise, confidence=1 - 2 * alpha)
+    test = f"one-sided exact Wilcoxon signed-rank test of the rise minus the margin {margin:.3f}"
+    effect = f"rise {_interval(*hl)} decades from {depths[0]} to {depths[-1]} layers"
+    return claim._replace(test=test, effect=effect)
+
+
+def he_rates_claims(result: Result) -> list[Claim]:
+    """Decide `HE_RATES_DESIGN`'s claims 9 to 11 on a run of `HE_RATES_RUN` (one budget).
+
+    Returns:
+        The three claims; the third is reported as not tested unless the second holds.
+    """
+    s, d = result.setup, HE_RATES_DESIGN
+    loss = result.final_loss[s.arms.index(RESIDUAL), 0, :, :, 0].T  # (seeds, depths)
+    rates = "each depth at its own tuned rate"
+    span = f"from {s.depths[0]} to {s.depths[-1]} layers after {s.budgets[0]} steps"
+    factor = f"a factor {10**d.margin:.2f}"
+    found = [
+        worse(loss, s.depths, d.margin, f"deeper residual nets are worse: with {rates}, the "
+              f"loss's fitted rise {span} is above {factor}", alpha=d.alpha),
+        not_worse(loss, s.depths, d.margin, f"deeper residual nets are not worse: with {rates}"
+                  f", the rise {span} is below {factor}", alpha=d.alpha),
+        not_worse(loss, s.depths, 0.0, f"deeper residual nets are better: with {rates}, the "
+                  f"loss falls {span}", alpha=d.alpha),
+    ]  # fmt: skip
+    if not found[1].holds:
+        found[2] = found[2]._replace(holds=False, evidence="not tested: claim 10 fails")
+    return found
+
+
+def tuning_rises(result: Result, rates: Sequence[float] = HE_RATES) -> FloatArray:
+    """The tuning seeds' fitted rises (decades, shallowest to deepest) with each depth at its
+    rate in ``rates``, at `HE_RATES_DESIGN`'s budget: what its sample size was chosen on.
+
+    Args:
+        result: `HE_TUNED` as the log recorded it.
+        rates: one rate per depth, each in the run's grid.
+
+    Returns:
+        Shape ``(seeds,)``.
+    """
+    s = result.setup
+    k = s.budgets.index(HE_RATES_DESIGN.budget)
+    loss = np.stack(
+        [
+            result.final_loss[s.arms.index(RESIDUAL), s.lrs.index(r), j, :, k]
+            for j, r in enumerate(rates)
+        ],
+        axis=1,
+    )  # (seeds, depths)
+    out: FloatArray = slopes(loss, s.depths) * math.log2(s.depths[-1] / s.depths[0])
+    return out
+
+
+def he_rates_power(
+    rises: FloatArray, sizes: Sequence[int], *, draws: int = 400, seed: int = 0
+) -> FloatArray:
+    """The sample-size argument of `HE_RATES_DESIGN`: how often each claim's test would hold
+    with n seeds, resampling the tuning seeds' rises, each shifted so that their
+    Hodges–Lehmann estimate sits at the alternative the claim is powered for: halfway from the
+    tuning estimate to the margin (claim 9), 0 (claim 10), minus the margin (claim 11, as if
+    claim 10 had held).
+
+    Args:
+        rises: the tuning seeds' rises (`tuning_rises`).
+        sizes: the numbers of seeds n to try.
+        draws: resamples per n.
+        seed: seeds the resampling.
+
+    Returns:
+        Shape ``(len(sizes), 3)``.
+    """
+    d = HE_RATES_DESIGN
+    centred = rises - hodges_lehmann(rises).estimate  # (seeds,): estimate moved to 0
+    at = (0.5 * (hodges_lehmann(rises).estimate + d.margin), 0.0, -d.margin)
+    rng = np.random.default_rng(seed)
+    out = np.zeros((len(sizes), 3))
+    for row, n in enumerate(sizes):
+        for _ in range(draws):
+            r = centred[rng.integers(0, rises.size, size=n)]  # (n,)
+            m = np.full(n, d.margin)
+            out[row] += (
+                paired_greater(r + at[0], m, "", alpha=d.alpha).holds,
+                paired_greater(m, r + at[1], "", alpha=d.alpha).holds,
+                paired_greater(np.zeros(n), r + at[2], "", alpha=d.alpha).holds,
+            )
+    out /= draws
+    return out
+
+
+KERNEL_CHECKS = ((HE, he_claims), (HE_RATES_RUN, he_rates_claims))
+"""What ``make claims`` (``tools/claims.py``) checks under every BLAS kernel besides `PAGE`'s
+claims: `HE`'s and `HE_RATES_RUN`'s."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1245,6 +1462,8 @@ def config(setup: Setup) -> dict[str, Any]:
     out.pop("seeds")
     if not setup.fresh_tasks:  # as the log recorded setups before the field existed
         out.pop("fresh_tasks")
+    if setup.rates is None:  # the same
+        out.pop("rates")
     return out
 
 
@@ -1574,6 +1793,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "he",
             "he-tuned",
             "he-replicate",
+            "he-rates-power",
+            "he-rates",
         ],  # fmt: skip
     )
     parser.add_argument("--record", action="store_true", help="append the run to the log")
@@ -1587,6 +1808,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     args = parser.parse_args(argv)
     command = f"{COMMAND} {args.what}" + (" --record" if args.record else "")
+    if args.what.startswith("he-rates"):
+        return _main_he_rates(args.what, args.record, command, args.jobs, args.store)
     if args.what.startswith("he"):
         return _main_he(args.what, args.record, command, args.jobs, args.store)
     if args.what == "power":
@@ -1721,6 +1944,65 @@ def _run_he(
             }.get(what, f"the design fixed in commit {commit}"),
         )  # fmt: skip
     return all(c.holds for c in found)
+
+
+def _main_he_rates(what: str, record_it: bool, command: str, jobs: int, store: Path) -> int:
+    """``he-rates-power`` and ``he-rates`` (`main`): `HE_RATES_DESIGN`'s sample-size argument,
+    from the log's `HE_TUNED`, and its confirmation, `HE_RATES_RUN`."""
+    import subprocess
+    import time
+
+    from paperlens.experiments import log
+
+    d = HE_RATES_DESIGN
+    if what == "he-rates-power":
+        tuning = recorded(HE_TUNED, purpose="exploration")[1]
+        if tuned_rates(tuning) != HE_RATES:
+            raise SystemExit(f"HE_RATES {HE_RATES} are not the tuned rates {tuned_rates(tuning)}")
+        rises = tuning_rises(tuning)
+        table = he_rates_power(rises, HE_RATES_SIZES)
+        for n, row in zip(HE_RATES_SIZES, table, strict=True):
+            print(f"n = {n:3d}: claims 9, 10, 11 hold in {np.round(row, 3).tolist()}")
+        if record_it:
+            shares = {
+                f"n = {n}": np.round(row, 3).tolist()
+                for n, row in zip(HE_RATES_SIZES, table, strict=True)
+            }
+            log.record(
+                NAME, design=d.name, purpose="exploration", status="explored",
+                config={"draws": 400, "seed": 0, "sizes": list(HE_RATES_SIZES),
+                        "rates": list(HE_RATES), "budget": d.budget},
+                seeds=d.tuning_seeds, command=command,
+                outcome=shares | {"tuning rise": str(hodges_lehmann(rises))},
+                note=("The rates and sample size of He et al.'s claim with each depth at its "
+                      "own rate: each depth's rate is the one with the lowest median log-loss "
+                      f"of the residual nets of the log's he-tuned entry at {d.budget} steps; "
+                      "each claim's share of 400 resamples of n of those seeds' rises in "
+                      "which it held, their estimate moved to the alternative it is powered "
+                      "for (halfway to the margin for claim 9, 0 for 10, minus the margin "
+                      "for 11)."),
+            )  # fmt: skip
+        return 0
+    if not HE_RATES_RUN.seeds:
+        raise SystemExit("HE_RATES_DESIGN has no confirmation seeds yet: fix the design first")
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    start = time.perf_counter()
+    result = run(HE_RATES_RUN, jobs=jobs, store=store)
+    seconds = time.perf_counter() - start
+    found = he_rates_claims(result)
+    print(*found, sep="\n")
+    print(f"{len(found)} claims in {seconds:.0f} s on {jobs} processes")
+    if record_it:
+        log.record(
+            NAME, design=d.name, purpose="confirmation", status="adopted",
+            config=config(HE_RATES_RUN), seeds=HE_RATES_RUN.seeds, command=command,
+            outcome=outcome(result) | {"claims": [c._asdict() for c in found],
+                                       "seconds": round(seconds), "jobs": jobs},
+            note=f"the design fixed in commit {commit}",
+        )  # fmt: skip
+    return 0
 
 
 def he_exploration() -> Result:
