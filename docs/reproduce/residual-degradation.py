@@ -1569,6 +1569,7 @@ Recorded {rated_entry["date"]} by `{rated_entry["command"]}` ({rated_entry["note
 {n_rated} seeds: """
     + ", ".join(f"{m:.1e} at {d} layers" for d, m in zip(rated.depths, rated_med, strict=True))
     + f""", each depth's higher than the one before. The seeds' rise,
+{rated_hl.estimate:+.2f} decades, is a factor {10**rated_hl.estimate:.1f} from
 {rated.depths[0]} to {rated.depths[-1]} layers ({1 - 2 * rd.alpha:.0%} interval
 {10**rated_hl.low:.1f} to {10**rated_hl.high:.1f}), and it is
 above the margin on {int(np.sum(rated_rise > rd.margin))} of {n_rated} seeds (the exact sign
