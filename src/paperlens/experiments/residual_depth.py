@@ -98,6 +98,9 @@ class Arm(NamedTuple):
     scaled: bool
     """Multiply the hidden weights by $1/\\sqrt{L}$ at the start (`paperlens.init_mlp`'s
     ``residual=True``). Seed s draws the same numbers either way: only this factor differs."""
+    kept: bool = False
+    """Rescale each block's starting weights on the training inputs so that the signal keeps
+    its mean square from block to block (`keep_signal`)."""
 
 
 PLAIN = Arm("plain", shortcut=False, scaled=False)
@@ -107,6 +110,48 @@ SHORTCUT_ONLY = Arm("shortcuts, no 1/√L", shortcut=True, scaled=False)
 SCALE_ONLY = Arm("1/√L, no shortcuts", shortcut=False, scaled=True)
 """The control with the residual nets' starting weights: differs from `RESIDUAL` in the
 shortcut only."""
+PLAIN_KEPT = Arm("plain, signal kept", shortcut=False, scaled=False, kept=True)
+"""Plain nets whose signal survives initialisation: `PLAIN`'s weights, each block's rescaled
+on the training inputs (`keep_signal`), as He et al.'s plain nets keep theirs with batch
+normalisation."""
+
+
+def keep_signal(params: MLPParams, X: FloatArray) -> MLPParams:
+    r"""Plain nets' starting weights rescaled, block by block, on the inputs ``X``, so that
+    each block's output has the mean square (over examples and units) of its input: the
+    signal $h_L$ starts with the mean square of $h_0$ at any depth, for each net.
+
+    The idea of Mishkin and Matas's layer-sequential unit-variance initialisation (LSUV,
+    2016), without its orthonormal start: the draw is `paperlens.init_mlp`'s, then each block's
+    weights are multiplied by one factor, in order from the input. The biases start at 0, so
+    the factor scales the block's output exactly.
+
+    Args:
+        params: nets stacked along a seed axis (`init_nets`), run without shortcuts.
+        X: inputs, shape ``(n, d_in)``, or one set per net, ``(seeds, n, d_in)``.
+
+    Returns:
+        The nets with their blocks' weights rescaled; the other arrays are unchanged.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens import mlp
+        >>> from paperlens.experiments.residual_depth import init_nets, keep_signal
+        >>> X = np.random.default_rng(0).standard_normal((64, 4))
+        >>> nets = keep_signal(init_nets([0, 1], 4, 8, 12, scaled=False), X)
+        >>> _, cache = mlp(nets, X, residual=False)
+        >>> growth = (cache.h[-1] ** 2).mean(axis=(-2, -1)) / (cache.h[0] ** 2).mean(axis=(-2, -1))
+        >>> np.round(growth, 12).tolist()
+        [1.0, 1.0]
+    """
+    h = X @ params.W_in + params.b_in  # (seeds, n, width)
+    W = params.W.copy()  # (L, seeds, width, width)
+    for layer in range(W.shape[0]):
+        out = np.maximum(h, 0) @ W[layer] + params.b[layer]  # (seeds, n, width)
+        ratio = np.sqrt((h**2).mean(axis=(-2, -1)) / (out**2).mean(axis=(-2, -1)))  # (seeds,)
+        W[layer] *= ratio[:, None, None]
+        h = out * ratio[:, None, None]
+    return params._replace(W=W)
 
 
 def init_nets(
@@ -187,6 +232,8 @@ def train(
     params = init_nets(
         seeds, X.shape[-1], width, depth, scaled=arm.scaled, perturbation=perturbation
     )
+    if arm.kept:
+        params = keep_signal(params, X)
     state = adam_init(params)
     curve = np.empty((len(seeds), steps + 1))
     for step in range(steps + 1):
@@ -296,6 +343,7 @@ def signal_growth(
         (2,)
     """
     net = init_nets(seeds, X.shape[-1], width, depth, scaled=arm.scaled)
+    net = keep_signal(net, X) if arm.kept else net
     _, cache = mlp(net, X, residual=arm.shortcut)  # cache.h: L + 1 arrays (seed, n, width)
     ratio: FloatArray = np.mean(cache.h[-1] ** 2, axis=(-2, -1)) / np.mean(
         cache.h[0] ** 2, axis=(-2, -1)
@@ -1397,6 +1445,14 @@ def he_rates_power(
     return out
 
 
+# ---------------------------------------------------------------------------------------------
+# Plain nets whose signal survives initialisation (design v7-kept)
+
+KEPT_TUNING = HE._replace(seeds=tuple(range(13000, 13020)), arms=(PLAIN_KEPT, PLAIN), lrs=LRS)
+"""The exploration of `PLAIN_KEPT`: it and `PLAIN` at every rate of the grid, on fresh seeds,
+each with its own task, at `HE_BUDGETS`: where each depth's rate is tuned."""
+
+
 KERNEL_CHECKS = ((HE, he_claims), (HE_RATES_RUN, he_rates_claims))
 """What ``make claims`` (``tools/claims.py``) checks under every BLAS kernel besides `PAGE`'s
 claims: `HE`'s and `HE_RATES_RUN`'s."""
@@ -1458,7 +1514,9 @@ def outcome(result: Result) -> dict[str, Any]:
 def config(setup: Setup) -> dict[str, Any]:
     """The setup as the log records it (arms by name and definition, no seeds)."""
     out: dict[str, Any] = setup._asdict()
-    out["arms"] = [a._asdict() for a in setup.arms]
+    out["arms"] = [  # without `Arm.kept` where it is False, as the log recorded arms before it
+        {k: v for k, v in a._asdict().items() if k != "kept" or a.kept} for a in setup.arms
+    ]
     out.pop("seeds")
     if not setup.fresh_tasks:  # as the log recorded setups before the field existed
         out.pop("fresh_tasks")
@@ -1795,6 +1853,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "he-replicate",
             "he-rates-power",
             "he-rates",
+            "kept-explore",
         ],  # fmt: skip
     )
     parser.add_argument("--record", action="store_true", help="append the run to the log")
@@ -1808,6 +1867,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     args = parser.parse_args(argv)
     command = f"{COMMAND} {args.what}" + (" --record" if args.record else "")
+    if args.what == "kept-explore":
+        start = time.perf_counter()
+        explored = run(KEPT_TUNING, jobs=args.jobs, store=args.store)
+        seconds = time.perf_counter() - start
+        for arm in KEPT_TUNING.arms:
+            for k, budget in enumerate(KEPT_TUNING.budgets):
+                print(arm.name, budget, tuned_rates(explored, arm=arm, budget=k))
+        if args.record:
+            log.record(
+                NAME, design="v7-kept", purpose="exploration", status="explored",
+                config=config(KEPT_TUNING), seeds=KEPT_TUNING.seeds, command=command,
+                outcome=outcome(explored) | {"seconds": round(seconds), "jobs": args.jobs},
+                note=("Plain nets whose signal survives initialisation (each block rescaled on "
+                      "the training inputs), and plain nets, at every rate of the grid on fresh "
+                      "seeds and tasks: where each depth's rate is tuned."),
+            )  # fmt: skip
+        return 0
     if args.what.startswith("he-rates"):
         return _main_he_rates(args.what, args.record, command, args.jobs, args.store)
     if args.what.startswith("he"):
