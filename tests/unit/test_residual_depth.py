@@ -220,7 +220,12 @@ def test_the_page_discloses_every_confirmation_in_the_log():
     assert confirmations == [(c.design, list(c.seeds)) for c in res.CONFIRMATIONS]
     # Only the current designs' may be adopted: the earlier ones were replaced.
     adopted = {e["design"] for e in entries if e["status"] == "adopted"}
-    assert adopted <= {res.DESIGN.name, res.HE_DESIGN.name, res.HE_RATES_DESIGN.name}
+    assert adopted <= {
+        res.DESIGN.name,
+        res.HE_DESIGN.name,
+        res.HE_RATES_DESIGN.name,
+        res.KEPT_DESIGN.name,
+    }
 
 
 def test_the_he_design_s_seeds_and_tasks_are_fresh_and_its_sample_size_is_the_log_s():
@@ -423,3 +428,47 @@ def test_the_rates_design_s_power_follows_its_alternatives():
     assert power[1, 0] == 1.0  # halfway to the margin is still far above it
     assert power[1, 1] == power[1, 2] == 1.0  # 0 and -margin, at this spread: always decided
     assert power[0, 0] <= power[1, 0]
+
+
+def test_the_kept_design_s_rates_seeds_and_size_are_the_log_s():
+    d, entries = res.KEPT_DESIGN, xlog.entries("residual_depth")
+    tuning = res.recorded(res.KEPT_TUNING, purpose="exploration")[1]
+    assert tuning.setup.seeds == d.tuning_seeds
+    assert res.tuned_rates(tuning, arm=res.PLAIN_KEPT) == res.KEPT_RATES == res.KEPT_RUN.rates
+    assert res.KEPT_RUN.seeds == d.seeds and res.KEPT_RUN.fresh_tasks
+    confirmed = [
+        i for i, e in enumerate(entries) if e["design"] == d.name and e["purpose"] == "confirmation"
+    ]
+    before = entries[: confirmed[0] if confirmed else len(entries)]
+    assert not set(d.seeds) & {s for e in before for s in e["seeds"]}
+    assert not set(d.tuning_seeds) & {s for e in before[:-2] for s in e["seeds"]}  # fresh too
+    power = [e for e in before if e["command"].endswith("kept-power --record")]
+    assert power[-1]["config"]["rates"] == list(res.KEPT_RATES)
+    shares = {int(k[4:]): v for k, v in power[-1]["outcome"].items() if k.startswith("n = ")}
+    assert dict(d.power) == {n: shares[n] for n, _ in d.power}
+    n = len(d.seeds)
+    assert shares[n] >= 0.8 and all(v < 0.8 for m, v in shares.items() if m < n)
+
+
+def test_kept_nets_start_with_their_signal_s_mean_square_and_train_from_there():
+    X, y = res.regression_task(32, 4, rng=np.random.default_rng(0))
+    growth = res.signal_growth(X, res.PLAIN_KEPT, depth=24, width=8, seeds=[0, 1, 2])
+    np.testing.assert_allclose(growth, 1.0, rtol=1e-12)
+    assert np.all(res.signal_growth(X, res.PLAIN, depth=24, width=8, seeds=[0, 1, 2]) != 1.0)
+    kw = dict(depth=6, width=8, seeds=[0, 1], steps=0, lr=0.01)
+    plain = res.train(X, y, arm=res.PLAIN, **kw)
+    kept = res.train(X, y, arm=res.PLAIN_KEPT, **kw)
+    assert not np.array_equal(plain, kept)  # the rescaling reaches the training
+
+
+def test_claim_12_holds_for_a_rise_above_the_margin_only():
+    s = res.KEPT_RUN._replace(seeds=tuple(range(12)))
+    depths = np.log2(np.asarray(s.depths, dtype=float))
+    noise = 0.01 * np.random.default_rng(0).standard_normal((len(s.depths), len(s.seeds)))
+
+    def holds(rise: float) -> bool:
+        logs = -2 + rise / (depths[-1] - depths[0]) * (depths - depths[0])[:, None] + noise
+        final = 10 ** logs[None, None, :, :, None]
+        return res.kept_claims(res.Result(s, final, final, np.empty(0), np.empty(0), None))[0].holds
+
+    assert holds(1.0) and not holds(0.05) and not holds(-1.0)

@@ -1385,7 +1385,9 @@ def he_rates_claims(result: Result) -> list[Claim]:
     return found
 
 
-def tuning_rises(result: Result, rates: Sequence[float] = HE_RATES) -> FloatArray:
+def tuning_rises(
+    result: Result, rates: Sequence[float] = HE_RATES, *, arm: Arm = RESIDUAL
+) -> FloatArray:
     """The tuning seeds' fitted rises (decades, shallowest to deepest) with each depth at its
     rate in ``rates``, at `HE_RATES_DESIGN`'s budget: what its sample size was chosen on.
 
@@ -1400,7 +1402,7 @@ def tuning_rises(result: Result, rates: Sequence[float] = HE_RATES) -> FloatArra
     k = s.budgets.index(HE_RATES_DESIGN.budget)
     loss = np.stack(
         [
-            result.final_loss[s.arms.index(RESIDUAL), s.lrs.index(r), j, :, k]
+            result.final_loss[s.arms.index(arm), s.lrs.index(r), j, :, k]
             for j, r in enumerate(rates)
         ],
         axis=1,
@@ -1451,11 +1453,110 @@ def he_rates_power(
 KEPT_TUNING = HE._replace(seeds=tuple(range(13000, 13020)), arms=(PLAIN_KEPT, PLAIN), lrs=LRS)
 """The exploration of `PLAIN_KEPT`: it and `PLAIN` at every rate of the grid, on fresh seeds,
 each with its own task, at `HE_BUDGETS`: where each depth's rate is tuned."""
+KEPT_RATES = (0.016, 0.004, 0.008, 0.004, 0.002)
+"""Each depth's rate in `KEPT_DESIGN`, for `DEPTHS` in order: `tuned_rates` of `PLAIN_KEPT` in
+`KEPT_TUNING` at 200 steps, fixed here before any run of the design (a test checks the two
+agree)."""
+KEPT_SIZES = (8, 10, 12, 16, 20, 24)
+"""The numbers of seeds `KEPT_DESIGN`'s sample-size argument tries."""
 
 
-KERNEL_CHECKS = ((HE, he_claims), (HE_RATES_RUN, he_rates_claims))
+class KeptDesign(NamedTuple):
+    """He et al.'s degradation, tested on plain nets whose signal survives initialisation."""
+
+    name: str
+    """The design's name in the experiment log."""
+    claim: str
+    """The claim in words, with its test."""
+    alpha: float
+    """Its level, `claims.ALPHA`: a family of its own, of one claim."""
+    margin: float
+    """`HE_MARGIN`: a rise smaller than it does not count as degradation."""
+    budget: int
+    """The budget it is decided at, in Adam steps."""
+    tuning_seeds: tuple[int, ...]
+    """The seeds, and through them the tasks, the rates were tuned and the size chosen on."""
+    seeds: tuple[int, ...]
+    """The confirmation seeds: fresh seeds, each with a fresh task."""
+    power: tuple[tuple[int, float], ...]
+    """The sample-size argument (`kept_power`, from the log): for n seeds, the estimated chance
+    that the claim holds if the rise were halfway between the tuning seeds' estimate and the
+    margin. The seeds are the smallest n of `KEPT_SIZES` at which it is at least 0.8."""
+
+
+KEPT_DESIGN = KeptDesign(
+    name="v7-kept",
+    claim=(
+        "Degradation with the signal kept: plain nets whose blocks' starting weights are "
+        "rescaled on the training inputs, so that the signal keeps its mean square from block "
+        "to block, each depth at its own rate ("
+        + ", ".join(f"{d} layers {r:g}" for d, r in zip(DEPTHS, KEPT_RATES, strict=True))
+        + f"), on a fresh task per seed: the training loss's fitted rise from {DEPTHS[0]} to "
+        f"{DEPTHS[-1]} layers after {BUDGETS[0]} steps is above a factor {10**HE_MARGIN:.2f}: "
+        "each seed's rise against the margin, by a one-sided exact Wilcoxon signed-rank test."
+    ),
+    alpha=ALPHA,
+    margin=HE_MARGIN,
+    budget=BUDGETS[0],
+    tuning_seeds=KEPT_TUNING.seeds,
+    seeds=tuple(range(14000, 14012)),
+    power=((10, 0.762), (12, 0.88)),
+)
+"""Claim 12. He et al.'s plain nets keep their signal by batch normalisation, and they argue
+their degradation is not vanishing signals (§4.1); ours start with a shrunken signal (section
+1). This design keeps it at the start instead (`PLAIN_KEPT`), gives each depth the rate that
+suited it on other seeds and tasks, and asks whether the plain nets still degrade."""
+
+KEPT_RUN = HE._replace(
+    seeds=KEPT_DESIGN.seeds, arms=(PLAIN_KEPT,), budgets=(KEPT_DESIGN.budget,), rates=KEPT_RATES
+)
+"""The run that decides claim 12: `PLAIN_KEPT` only, each depth at its `KEPT_RATES` rate."""
+CONFIRMATIONS += (
+    Confirmation(
+        KEPT_DESIGN.name, "12", KEPT_DESIGN.seeds,
+        "plain nets whose signal survives initialisation, each depth at its own tuned rate",
+    ),
+)  # fmt: skip
+
+
+def kept_claims(result: Result) -> list[Claim]:
+    """Decide `KEPT_DESIGN`'s claim 12 on a run of `KEPT_RUN`."""
+    s, d = result.setup, KEPT_DESIGN
+    loss = result.final_loss[s.arms.index(PLAIN_KEPT), 0, :, :, 0].T  # (seeds, depths)
+    statement = (
+        "degradation with the signal kept: plain nets whose signal keeps its mean square at the "
+        f"start, each depth at its own tuned rate, end {s.budgets[0]} steps with a loss whose "
+        f"fitted rise from {s.depths[0]} to {s.depths[-1]} layers is above a factor "
+        f"{10**d.margin:.2f}"
+    )
+    return [worse(loss, s.depths, d.margin, statement, alpha=d.alpha)]
+
+
+def kept_power(
+    rises: FloatArray, sizes: Sequence[int], *, draws: int = 400, seed: int = 0
+) -> FloatArray:
+    """`KEPT_DESIGN`'s sample-size argument: how often claim 12's test would hold with n seeds,
+    resampling the tuning seeds' rises moved halfway from their Hodges–Lehmann estimate to the
+    margin.
+
+    Returns:
+        Shape ``(len(sizes),)``.
+    """
+    d = KEPT_DESIGN
+    moved = rises - 0.5 * (hodges_lehmann(rises).estimate - d.margin)  # (seeds,)
+    rng = np.random.default_rng(seed)
+    out = np.zeros(len(sizes))
+    for row, n in enumerate(sizes):
+        for _ in range(draws):
+            r = moved[rng.integers(0, rises.size, size=n)]  # (n,)
+            out[row] += paired_greater(r, np.full(n, d.margin), "", alpha=d.alpha).holds
+    out /= draws
+    return out
+
+
+KERNEL_CHECKS = ((HE, he_claims), (HE_RATES_RUN, he_rates_claims), (KEPT_RUN, kept_claims))
 """What ``make claims`` (``tools/claims.py``) checks under every BLAS kernel besides `PAGE`'s
-claims: `HE`'s and `HE_RATES_RUN`'s."""
+claims: `HE`'s, `HE_RATES_RUN`'s and `KEPT_RUN`'s."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1854,6 +1955,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "he-rates-power",
             "he-rates",
             "kept-explore",
+            "kept-power",
+            "kept",
         ],  # fmt: skip
     )
     parser.add_argument("--record", action="store_true", help="append the run to the log")
@@ -1884,6 +1987,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                       "seeds and tasks: where each depth's rate is tuned."),
             )  # fmt: skip
         return 0
+    if args.what in ("kept-power", "kept"):
+        return _main_kept(args.what, args.record, command, args.jobs, args.store)
     if args.what.startswith("he-rates"):
         return _main_he_rates(args.what, args.record, command, args.jobs, args.store)
     if args.what.startswith("he"):
@@ -2074,6 +2179,62 @@ def _main_he_rates(what: str, record_it: bool, command: str, jobs: int, store: P
         log.record(
             NAME, design=d.name, purpose="confirmation", status="adopted",
             config=config(HE_RATES_RUN), seeds=HE_RATES_RUN.seeds, command=command,
+            outcome=outcome(result) | {"claims": [c._asdict() for c in found],
+                                       "seconds": round(seconds), "jobs": jobs},
+            note=f"the design fixed in commit {commit}",
+        )  # fmt: skip
+    return 0
+
+
+def _main_kept(what: str, record_it: bool, command: str, jobs: int, store: Path) -> int:
+    """``kept-power`` and ``kept`` (`main`): `KEPT_DESIGN`'s sample-size argument, from the
+    log's `KEPT_TUNING`, and its confirmation, `KEPT_RUN`."""
+    import subprocess
+    import time
+
+    from paperlens.experiments import log
+
+    d = KEPT_DESIGN
+    if what == "kept-power":
+        tuning = recorded(KEPT_TUNING, purpose="exploration")[1]
+        if tuned_rates(tuning, arm=PLAIN_KEPT) != KEPT_RATES:
+            raise SystemExit(
+                f"KEPT_RATES {KEPT_RATES} are not {tuned_rates(tuning, arm=PLAIN_KEPT)}"
+            )
+        rises = tuning_rises(tuning, KEPT_RATES, arm=PLAIN_KEPT)
+        shares = kept_power(rises, KEPT_SIZES)
+        for n, share in zip(KEPT_SIZES, shares, strict=True):
+            print(f"n = {n:2d}: claim 12 holds in {share:.3f} of the resamples")
+        if record_it:
+            log.record(
+                NAME, design=d.name, purpose="exploration", status="explored",
+                config={"draws": 400, "seed": 0, "sizes": list(KEPT_SIZES),
+                        "rates": list(KEPT_RATES), "budget": d.budget},
+                seeds=d.tuning_seeds, command=command,
+                outcome={f"n = {n}": round(float(v), 3) for n, v in zip(KEPT_SIZES, shares)}  # noqa: B905
+                | {"tuning rise": str(hodges_lehmann(rises))},
+                note=("The rates and sample size of claim 12: each depth's rate is the one with "
+                      "the lowest median log-loss of the kept-signal plain nets of the log's "
+                      f"kept-explore entry at {d.budget} steps; the claim's share of 400 "
+                      "resamples of n of those seeds' rises, moved halfway to the margin, in "
+                      "which it held."),
+            )  # fmt: skip
+        return 0
+    if not KEPT_RUN.seeds:
+        raise SystemExit("KEPT_DESIGN has no confirmation seeds yet: fix the design first")
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    start = time.perf_counter()
+    result = run(KEPT_RUN, jobs=jobs, store=store)
+    seconds = time.perf_counter() - start
+    found = kept_claims(result)
+    print(*found, sep="\n")
+    print(f"{len(found)} claim in {seconds:.0f} s on {jobs} processes")
+    if record_it:
+        log.record(
+            NAME, design=d.name, purpose="confirmation", status="adopted",
+            config=config(KEPT_RUN), seeds=KEPT_RUN.seeds, command=command,
             outcome=outcome(result) | {"claims": [c._asdict() for c in found],
                                        "seconds": round(seconds), "jobs": jobs},
             note=f"the design fixed in commit {commit}",
