@@ -66,6 +66,9 @@
 #   reliably on replications with fresh seeds. With each depth at its own tuned rate, claims 9
 #   to 11 find deeper residual nets worse: He et al.'s claim does not reproduce here
 #   (section 6).
+# - **A plain net whose signal survives:** our deep plain nets start with a shrunken signal;
+#   He et al.'s do not. Do plain nets whose signal is kept at the start still degrade? Claim
+#   12, on fresh seeds and tasks (section 7).
 #
 # **What this notebook needs:** `paperlens` with its `notebooks` extra, which the install line
 # on the [home page](../index.md) gives. The next cell computes everything the page builds;
@@ -1599,19 +1602,91 @@ convolutional nets ("What this does not show", below)."""
 )
 
 # %% [markdown]
+# ## 7. Plain nets whose signal survives initialisation
+#
+# Section 1 shows our deep plain nets starting with a shrunken signal. He et al.'s plain nets
+# do not: they have batch normalisation, and the paper argues their degradation is not a
+# signal that vanishes (§4.1). So is ours only that? Claim 12 tests it, as a design of its own
+# (`exp.KEPT_DESIGN`, fixed in code before its run). Its plain nets (`exp.PLAIN_KEPT`) start
+# from the plain nets' weights, each block's then multiplied by one factor, in order from the
+# input, so that on the training inputs its output has its input's mean square
+# (`exp.keep_signal`, the idea of LSUV's layer-by-layer rescaling [@mishkin2016good], without
+# its orthonormal start). The signal then starts with the same size at every depth. The
+# rescaling acts at the start only; batch normalisation acts at every step, so these nets are
+# still not He et al.'s.
+
+# %% tags=["hide-input"]
+kd, kept_run = exp.KEPT_DESIGN, exp.KEPT_RUN
+kept_entry, kept = exp.recorded(kept_run)  # the confirmation of claim 12, from the log
+kept_found = kept_entry["outcome"]["claims"]
+kept_tuning = exp.recorded(exp.KEPT_TUNING, purpose="exploration")[1]
+kept_tuning_rise = hl(exp.tuning_rises(kept_tuning, kept_run.rates, arm=exp.PLAIN_KEPT))
+X_kept = exp.task_data(kept_run)[0]  # (seeds, n, d_in): each seed's own task
+deepest = kept_run.depths[-1]
+kept_growth = exp.signal_growth(X_kept, exp.PLAIN_KEPT, deepest, kept_run.width, kept_run.seeds)
+plain_growth = exp.signal_growth(X_kept, exp.PLAIN, deepest, kept_run.width, kept_run.seeds)
+kept_rise = exp.slopes(kept.final_loss[0, 0, :, :, 0].T, kept_run.depths) * spanned  # (seeds,)
+kept_hl = hl(kept_rise, confidence=1 - 2 * kd.alpha)
+kept_med = np.median(kept.final_loss[0, 0, :, :, 0], axis=1)  # (depths,)
+kept_power = dict(kd.power)
+n_kept = len(kept_run.seeds)
+assert np.allclose(kept_growth, 1.0) and np.median(plain_growth) < 0.1
+assert kept_found[0]["holds"] and kept_hl.low > rated_hl.high  # "far steeper than claim 9's"
+Markdown(
+    f"""At {deepest} layers, on the confirmation seeds' own tasks, the rescaled nets' signal
+starts with mean square ratio {np.median(kept_growth):.3f} between the input layer's output
+and the last block's (the median over the {n_kept} seeds), where the plain nets' median is
+{np.median(plain_growth):.2g} (`exp.signal_growth`).
+
+**The design.** Each depth trains at the rate of the grid with the lowest median loss after
+{kd.budget} steps on the rescaled nets of `exp.KEPT_TUNING`: fresh seeds
+{kd.tuning_seeds[0]} to {kd.tuning_seeds[-1]}, each with its own task, which no earlier run
+drew. The rates are """
+    + ", ".join(
+        f"{r:g} at {d} layers" for d, r in zip(kept_run.depths, kept_run.rates, strict=True)
+    )
+    + f""". Claim 12 is claim 9's test for these nets: each seed's fitted rise against the
+margin (a factor {10**kd.margin:.2f}), one-sided, at {kd.alpha:g}, a family of its own. On the
+tuning seeds the rise is {kept_tuning_rise.estimate:+.2f} decades; moved halfway to the
+margin, the claim held in {kept_power[n_kept]:.0%} of resamples of {n_kept} seeds, the
+smallest size in the grid {", ".join(map(str, exp.KEPT_SIZES))} at or above 80%. It is
+decided on {n_kept} fresh seeds, {kept_run.seeds[0]} to {kept_run.seeds[-1]}, each with a
+fresh task.
+
+"""
+    + exp.claims_markdown(kept_found, numbers=(12,))
+    + f"""
+
+Recorded {kept_entry["date"]} by `{kept_entry["command"]}` ({kept_entry["note"]}). The median
+loss after {kd.budget} steps: """
+    + ", ".join(f"{m:.1e} at {d} layers" for d, m in zip(kept_run.depths, kept_med, strict=True))
+    + f""". The rise, {kept_hl.estimate:+.2f} decades, is a factor
+{10**kept_hl.estimate:.0f} from {kept_run.depths[0]} to {deepest} layers, above the margin on
+{int(np.sum(kept_rise > kd.margin))} of {n_kept} seeds. The residual nets' rise in claim 9,
+on other seeds of the same kind of task, is {rated_hl.estimate:+.2f} decades (a description:
+the two were not run on the same seeds).
+
+**What it means.** Keeping the signal at the start does not remove the degradation: deeper
+plain nets, each at its own tuned rate, still end {kd.budget} steps with a far higher loss,
+and rise far more steeply than the residual nets do. So the plain nets' degradation here is
+not only a signal that has died before training starts. Whether a signal kept at every step,
+as batch normalisation keeps it, would remove it is not tested."""
+)
+
+# %% [markdown]
 # ## The claims, together
 #
 # The site runs this notebook while it is built and the build fails if a claim of the build's
 # run fails; the tests rerun the build's claims (1 and 2) with the starting weights changed in
 # their last dozen or so bits (not the notebook's other, descriptive statements), and
-# `make claims` reruns them, and claims 7 to 11 (`exp.KERNEL_CHECKS`), under every BLAS kernel
+# `make claims` reruns them, and claims 7 to 12 (`exp.KERNEL_CHECKS`), under every BLAS kernel
 # the CPU can run, with a cold build that executes this notebook and so its asserts on the
 # descriptive statements too.
 
 # %% tags=["hide-input"]
 assert all(c.holds for c in claims)
 rated_level = 2 * rd.alpha  # claims 9 to 11: opposite directions, then a fixed sequence
-page_level = design.family_level + he_design.alpha + rated_level  # three families
+page_level = design.family_level + he_design.alpha + rated_level + kd.alpha  # four families
 he_status = [  # claims 7 and 8 with what the replications found (section 6)
     c
     | {
@@ -1623,14 +1698,18 @@ he_status = [  # claims 7 and 8 with what the replications found (section 6)
 # claims 1 and 3 at section 5's nested-model rates (claim 3's test at one budget bounds its
 # intersection-union test at every budget), claims 2 and 4 at their level, and claims 7 and 8
 nested_level = (
-    nested_rate.sum() + (len(design.tested) - 2) * design.alpha + he_design.alpha + rated_level
+    nested_rate.sum()
+    + (len(design.tested) - 2) * design.alpha
+    + he_design.alpha
+    + rated_level
+    + kd.alpha
 )
 nested_upper = nested_level - nested_rate.sum() + sum(high for _, high in nested_ci)
 Markdown(
     f"""Claims 1 to {len(design.tested)} are one family, at most {design.family_level:.2g}
 (section 1's "Level"); claims {" and ".join(map(str, design.described))} are described, not
-tested; claims 7 and 8 are another family, at {he_design.alpha:g}, and claims 9 to 11 a third,
-at {rated_level:g}. So the chance that any
+tested; claims 7 and 8 are another family, at {he_design.alpha:g}, claims 9 to 11 a third,
+at {rated_level:g}, and claim 12 a fourth, at {kd.alpha:g}. So the chance that any
 tested claim on this page holds by luck, when its null is true, is at most
 {page_level:.2g}, when each test's null is the one its section states, and counting each
 family's deciding runs only (claims 7 and 8's three replications are further runs of their
@@ -1652,6 +1731,8 @@ Markdown(
         + exp.claims_markdown(he_status, numbers=(7, 8))
         + "\n"
         + exp.claims_markdown(rated_found, numbers=(9, 10, 11))
+        + "\n"
+        + exp.claims_markdown(kept_found, numbers=(12,))
         + "\n\nClaims 5 and 6 could hardly have failed: they are described, outside the"
         + " tested family (section 4)."
         + f" Claims 7 and 8, a family of their own, are about each seed's fitted trend from"
@@ -1661,7 +1742,8 @@ Markdown(
         " replications on fresh seeds, and with each net's best rate the estimate is a rise:"
         " not He et al.'s result reproduced. Claims 9 to 11, a third family, give each depth"
         f" its own tuned rate and are decided after {rd.budget} steps: deeper residual nets"
-        " are worse (section 6)."
+        " are worse (section 6). Claim 12, a fourth, finds plain nets whose signal is kept"
+        " at the start still degrading (section 7)."
         + f" Claims 1 and 2: this build. Claims 3 to 6: the log, recorded {entry['date']} "
         f"by `{entry['command']}` ({entry['note'].rstrip('.')}; "
         f"BLAS {entry['provenance']['blas']})."
@@ -1737,7 +1819,9 @@ residual change does the work, waits for the full sweep's confirmation (claims 3
 # He et al. argue it is not vanishing gradients (their plain nets had batch normalisation,
 # and their gradients "exhibit healthy norms", §4.1). Ours have no normalisation and are narrow,
 # and section 1 shows that our deepest plain nets start with a shrunken signal and uneven
-# layer gradients, a regime He et al.'s nets avoid: part of our degradation may be that.
+# layer gradients, a regime He et al.'s nets avoid. Plain nets whose signal is kept at the
+# start degrade too (claim 12, section 7), but they are rescaled once, where batch
+# normalisation acts at every step.
 # Our residual arm is tied to Adam: scaled starting weights at one rate are a $1/\sqrt{L}$
 # multiplier at $\sqrt{L}$ times that rate (the setup says why), so a reproduction that writes
 # the multiplier must scale the branch weights' and biases' rate too, and their Adam
@@ -1748,7 +1832,7 @@ residual change does the work, waits for the full sweep's confirmation (claims 3
 # 1 to 6 the seeds vary the starting weights only: every net sees the same data, the one the
 # designs were explored on, so "run again" there means the same task from a new start, and
 # those claims are about the distribution over starting draws for this one data set. Claims
-# 7 to 11 draw a fresh task for every seed, and are about tasks of this kind.
+# 7 to 12 draw a fresh task for every seed, and are about tasks of this kind.
 #
 # Nor does it test He et al.'s blocks. Ours hold one layer each (with the ReLU in front, and
 # nothing after the addition, the order of He et al.'s follow-up [@he2016identity]), where
