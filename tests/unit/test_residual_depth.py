@@ -472,3 +472,13 @@ def test_claim_12_holds_for_a_rise_above_the_margin_only():
         return res.kept_claims(res.Result(s, final, final, np.empty(0), np.empty(0), None))[0].holds
 
     assert holds(1.0) and not holds(0.05) and not holds(-1.0)
+
+
+def test_a_claim_a_fixed_sequence_stopped_before_reads_not_tested():
+    logs = np.linspace(-3, -1, 5)[:, None] + np.zeros((5, 12))  # (depths, seeds): a steep rise
+    final = 10 ** logs[None, None, :, :, None]  # (arms, rates, depths, seeds, budgets)
+    s = res.HE_RATES_RUN._replace(seeds=tuple(range(12)))
+    found = res.he_rates_claims(res.Result(s, final, final, np.empty(0), np.empty(0), None))
+    text = res.claims_markdown(found, numbers=(9, 10, 11))
+    assert "**Claim 9** holds" in text and "**Claim 10** **FAILS**" in text
+    assert "**Claim 11** not tested" in text

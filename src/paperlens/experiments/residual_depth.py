@@ -1287,8 +1287,10 @@ class HeRatesDesign(NamedTuple):
     """The sample-size argument (`he_rates_power`, from the log): for n seeds, the estimated
     chance that claim 9 holds if the rise were halfway between the tuning seeds' estimate and
     the margin, that claim 10 holds if the rise were 0, and that claim 11 holds if it were
-    minus the margin. The seeds are the smallest n of `HE_RATES_SIZES` at which the first is
-    at least 0.8: the direction the tuning seeds point to."""
+    minus the margin (the same distance from its threshold, 0, as claim 10's alternative from
+    the margin, so the third share equals the second by construction). The seeds are the
+    smallest n of `HE_RATES_SIZES` at which the first is at least 0.8: the direction the
+    tuning seeds point to."""
 
 
 _PER_DEPTH = ", ".join(f"{d} layers {r:g}" for d, r in zip(DEPTHS, HE_RATES, strict=True))
@@ -1876,6 +1878,8 @@ def claims_markdown(found: Sequence[Claim | dict[str, Any]], *, numbers: Sequenc
             words, tested = conditions[number]
             c = c | {"statement": c["statement"].replace(words, tested, 1)}
         verdict = "holds" if c["holds"] else "**FAILS**"
+        if str(c["evidence"]).startswith("not tested"):  # a fixed sequence stopped before it
+            verdict = "not tested"
         if number in DESIGN.described:
             verdict = (
                 "(described, not tested: its arm is broken at initialisation, so it could "
