@@ -111,9 +111,10 @@ SCALE_ONLY = Arm("1/√L, no shortcuts", shortcut=False, scaled=True)
 """The control with the residual nets' starting weights: differs from `RESIDUAL` in the
 shortcut only."""
 PLAIN_KEPT = Arm("plain, signal kept", shortcut=False, scaled=False, kept=True)
-"""Plain nets whose signal survives initialisation: `PLAIN`'s weights, each block's rescaled
-on the training inputs (`keep_signal`), as He et al.'s plain nets keep theirs with batch
-normalisation."""
+"""Plain nets whose signal keeps its size at the start: `PLAIN`'s weights, each block's
+rescaled on the training inputs (`keep_signal`). Only the size: the examples' representations
+point where `PLAIN`'s do (batch normalisation, in He et al.'s plain nets, also centres each
+unit, and acts at every step)."""
 
 
 def keep_signal(params: MLPParams, X: FloatArray) -> MLPParams:
@@ -122,9 +123,12 @@ def keep_signal(params: MLPParams, X: FloatArray) -> MLPParams:
     signal $h_L$ starts with the mean square of $h_0$ at any depth, for each net.
 
     The idea of Mishkin and Matas's layer-sequential unit-variance initialisation (LSUV,
-    2016), without its orthonormal start: the draw is `paperlens.init_mlp`'s, then each block's
-    weights are multiplied by one factor, in order from the input. The biases start at 0, so
-    the factor scales the block's output exactly.
+    2016), which rescales each layer on a mini-batch, repeating until its output has unit
+    variance, after an orthonormal start. Here the draw is `paperlens.init_mlp`'s, and each
+    block's weights are multiplied by one factor, in order from the input, in one pass over
+    all of ``X``, to match the (uncentred) mean square. The biases start at 0 and ReLU is
+    positively homogeneous, so each factor scales everything after its block: the last
+    block's output is the plain net's times one number per net, its direction unchanged.
 
     Args:
         params: nets stacked along a seed axis (`init_nets`), run without shortcuts.
@@ -1506,8 +1510,9 @@ KEPT_DESIGN = KeptDesign(
 )
 """Claim 12. He et al.'s plain nets keep their signal by batch normalisation, and they argue
 their degradation is not vanishing signals (§4.1); ours start with a shrunken signal (section
-1). This design keeps it at the start instead (`PLAIN_KEPT`), gives each depth the rate that
-suited it on other seeds and tasks, and asks whether the plain nets still degrade."""
+1). This design restores its size at the start (`PLAIN_KEPT`; not its direction, which the
+rescaling cannot change), gives each depth the rate that suited it on other seeds and tasks,
+and asks whether the plain nets still degrade."""
 
 KEPT_RUN = HE._replace(
     seeds=KEPT_DESIGN.seeds, arms=(PLAIN_KEPT,), budgets=(KEPT_DESIGN.budget,), rates=KEPT_RATES
