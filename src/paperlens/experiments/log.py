@@ -343,7 +343,7 @@ def kernels_markdown(experiment: str, *, path: Path = KERNELS) -> str:
         return f"*The last `make claims` ({found['date']}) recorded no claim of {experiment}.*"
     items = []
     for claim in claims:
-        verdicts = claim["verdicts"]
+        verdicts, expected = claim["verdicts"], claim.get("expected", True)
         held = sum(bool(verdicts[c][0]) for c in configurations if c in verdicts)
         each = "; ".join(
             f"{c}: {verdicts[c][1] if verdicts[c][0] else 'FAILS, ' + verdicts[c][1]}"
@@ -351,9 +351,15 @@ def kernels_markdown(experiment: str, *, path: Path = KERNELS) -> str:
             if c in verdicts
         )
         statement = claim["statement"][:1].upper() + claim["statement"][1:]
-        items.append(f"- {statement}: holds under {held} of {len(configurations)} ({each}).")
+        counted = (
+            f"holds under {held} of {len(configurations)}"
+            if expected
+            else f"fails, as its confirmation found, under {len(verdicts) - held} of "
+            f"{len(configurations)}"
+        )
+        items.append(f"- {statement}: {counted} ({each}).")
     every = all(
-        bool(v[0]) and len(c["verdicts"]) == len(configurations)
+        bool(v[0]) == c.get("expected", True) and len(c["verdicts"]) == len(configurations)
         for c in claims
         for v in c["verdicts"].values()
     )
@@ -362,6 +368,10 @@ def kernels_markdown(experiment: str, *, path: Path = KERNELS) -> str:
         f"(`{found['command']}`; native kernel {found['native']}). It reran the "
         f"{len(claims)} claims below under {len(configurations)} BLAS configurations, "
         f"{', '.join(configurations)}: "
-        + ("every one held under each." if every else "not every one held.")
+        + (
+            "each reached the verdict its confirmation recorded under each."
+            if every
+            else "not every one reached the verdict its confirmation recorded."
+        )
     )
     return head + "\n\n" + "\n".join(items)
