@@ -101,6 +101,9 @@ class Arm(NamedTuple):
     kept: bool = False
     """Rescale each block's starting weights on the training inputs so that the signal keeps
     its mean square from block to block (`keep_signal`)."""
+    centred: bool = False
+    """Set each block's starting weights and biases on the training inputs so that every unit
+    of its output has mean 0 and variance 1 over the examples (`centre_signal`)."""
 
 
 PLAIN = Arm("plain", shortcut=False, scaled=False)
@@ -115,6 +118,50 @@ PLAIN_KEPT = Arm("plain, signal kept", shortcut=False, scaled=False, kept=True)
 rescaled on the training inputs (`keep_signal`). Only the size: the examples' representations
 point where `PLAIN`'s do (batch normalisation, in He et al.'s plain nets, also centres each
 unit, and acts at every step)."""
+
+
+PLAIN_CENTRED = Arm("plain, centred start", shortcut=False, scaled=False, centred=True)
+"""Plain nets whose every unit starts centred and scaled on the training inputs
+(`centre_signal`): what batch normalisation does to each unit, done once, at the start."""
+
+
+def centre_signal(params: MLPParams, X: FloatArray) -> MLPParams:
+    r"""Plain nets' starting weights and biases set, block by block, on the inputs ``X``, so
+    that every unit of each block's output has mean 0 and variance 1 over the examples: batch
+    normalisation's transformation at the start, folded into the weights, with no
+    normalisation after it.
+
+    Each block's output $z = \operatorname{relu}(h) W_l$ (its biases start at 0) is replaced
+    by $(z - \mu) / \sigma$, unit by unit, with $\mu$ and $\sigma$ its mean and standard
+    deviation over ``X``: column j of $W_l$ is divided by $\sigma_j$ and $b_l$ set to
+    $-\mu / \sigma$. Unlike `keep_signal`, this changes the function, not only its scale.
+
+    Args:
+        params: nets stacked along a seed axis (`init_nets`), run without shortcuts.
+        X: inputs, shape ``(n, d_in)``, or one set per net, ``(seeds, n, d_in)``.
+
+    Returns:
+        The nets with their blocks' weights and biases set; the other arrays are unchanged.
+
+    Examples:
+        >>> import numpy as np
+        >>> from paperlens import mlp
+        >>> from paperlens.experiments.residual_depth import centre_signal, init_nets
+        >>> X = np.random.default_rng(0).standard_normal((64, 4))
+        >>> nets = centre_signal(init_nets([0, 1], 4, 8, 12, scaled=False), X)
+        >>> h = mlp(nets, X, residual=False)[1].h[-1]  # (seeds, n, width)
+        >>> bool(np.allclose(h.mean(axis=-2), 0) and np.allclose(h.std(axis=-2), 1))
+        True
+    """
+    h = X @ params.W_in + params.b_in  # (seeds, n, width)
+    W, b = params.W.copy(), params.b.copy()  # (L, seeds, width, width), (L, seeds, 1, width)
+    for layer in range(W.shape[0]):
+        z = np.maximum(h, 0) @ W[layer]  # (seeds, n, width)
+        mu, sigma = z.mean(axis=-2, keepdims=True), z.std(axis=-2, keepdims=True)  # (seeds, 1, w)
+        W[layer] /= sigma  # each column j by sigma_j
+        b[layer] = -mu / sigma
+        h = (z - mu) / sigma
+    return params._replace(W=W, b=b)
 
 
 def keep_signal(params: MLPParams, X: FloatArray) -> MLPParams:
@@ -238,6 +285,8 @@ def train(
     )
     if arm.kept:
         params = keep_signal(params, X)
+    if arm.centred:
+        params = centre_signal(params, X)
     state = adam_init(params)
     curve = np.empty((len(seeds), steps + 1))
     for step in range(steps + 1):
@@ -348,6 +397,7 @@ def signal_growth(
     """
     net = init_nets(seeds, X.shape[-1], width, depth, scaled=arm.scaled)
     net = keep_signal(net, X) if arm.kept else net
+    net = centre_signal(net, X) if arm.centred else net
     _, cache = mlp(net, X, residual=arm.shortcut)  # cache.h: L + 1 arrays (seed, n, width)
     ratio: FloatArray = np.mean(cache.h[-1] ** 2, axis=(-2, -1)) / np.mean(
         cache.h[0] ** 2, axis=(-2, -1)
@@ -1459,6 +1509,9 @@ def he_rates_power(
 KEPT_TUNING = HE._replace(seeds=tuple(range(13000, 13020)), arms=(PLAIN_KEPT, PLAIN), lrs=LRS)
 """The exploration of `PLAIN_KEPT`: it and `PLAIN` at every rate of the grid, on fresh seeds,
 each with its own task, at `HE_BUDGETS`: where each depth's rate is tuned."""
+CENTRED_TUNING = KEPT_TUNING._replace(seeds=tuple(range(15000, 15020)), arms=(PLAIN_CENTRED, PLAIN))
+"""The exploration of `PLAIN_CENTRED`: it and `PLAIN` at every rate of the grid, on fresh
+seeds, each with its own task, at `HE_BUDGETS`."""
 KEPT_RATES = (0.016, 0.004, 0.008, 0.004, 0.002)
 """Each depth's rate in `KEPT_DESIGN`, for `DEPTHS` in order: `tuned_rates` of `PLAIN_KEPT` in
 `KEPT_TUNING` at 200 steps, fixed here before any run of the design (a test checks the two
@@ -1622,8 +1675,9 @@ def outcome(result: Result) -> dict[str, Any]:
 def config(setup: Setup) -> dict[str, Any]:
     """The setup as the log records it (arms by name and definition, no seeds)."""
     out: dict[str, Any] = setup._asdict()
-    out["arms"] = [  # without `Arm.kept` where it is False, as the log recorded arms before it
-        {k: v for k, v in a._asdict().items() if k != "kept" or a.kept} for a in setup.arms
+    out["arms"] = [  # without the starts an arm does not use, as the log recorded arms before
+        {k: v for k, v in a._asdict().items() if k not in ("kept", "centred") or v}
+        for a in setup.arms
     ]
     out.pop("seeds")
     if not setup.fresh_tasks:  # as the log recorded setups before the field existed
@@ -1964,6 +2018,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "he-rates-power",
             "he-rates",
             "kept-explore",
+            "centred-explore",
             "kept-power",
             "kept",
         ],  # fmt: skip
@@ -1979,21 +2034,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     args = parser.parse_args(argv)
     command = f"{COMMAND} {args.what}" + (" --record" if args.record else "")
-    if args.what == "kept-explore":
+    if args.what in ("kept-explore", "centred-explore"):
+        tuning = KEPT_TUNING if args.what == "kept-explore" else CENTRED_TUNING
         start = time.perf_counter()
-        explored = run(KEPT_TUNING, jobs=args.jobs, store=args.store)
+        explored = run(tuning, jobs=args.jobs, store=args.store)
         seconds = time.perf_counter() - start
-        for arm in KEPT_TUNING.arms:
-            for k, budget in enumerate(KEPT_TUNING.budgets):
+        for arm in tuning.arms:
+            for k, budget in enumerate(tuning.budgets):
                 print(arm.name, budget, tuned_rates(explored, arm=arm, budget=k))
         if args.record:
+            what = (
+                "Plain nets whose signal survives initialisation (each block rescaled on the "
+                "training inputs)"
+                if args.what == "kept-explore"
+                else "Plain nets with a centred start (each unit of each block set to mean 0 "
+                "and variance 1 over the training inputs)"
+            )
             log.record(
-                NAME, design="v7-kept", purpose="exploration", status="explored",
-                config=config(KEPT_TUNING), seeds=KEPT_TUNING.seeds, command=command,
+                NAME, design="v7-kept" if args.what == "kept-explore" else "v8-centred",
+                purpose="exploration", status="explored",
+                config=config(tuning), seeds=tuning.seeds, command=command,
                 outcome=outcome(explored) | {"seconds": round(seconds), "jobs": args.jobs},
-                note=("Plain nets whose signal survives initialisation (each block rescaled on "
-                      "the training inputs), and plain nets, at every rate of the grid on fresh "
-                      "seeds and tasks: where each depth's rate is tuned."),
+                note=(f"{what}, and plain nets, at every rate of the grid on fresh seeds and "
+                      "tasks: where each depth's rate is tuned."),
             )  # fmt: skip
         return 0
     if args.what in ("kept-power", "kept"):
