@@ -318,7 +318,8 @@ def kernels_markdown(experiment: str, *, path: Path = KERNELS) -> str:
 
     Returns:
         A paragraph, and a list with one item per claim: how many configurations it held
-        under, and the evidence under each.
+        under (or, for a claim its confirmation refuted, failed under), out of all the run's
+        configurations, and the evidence under each configuration that ran it.
 
     Examples:
         >>> import json, tempfile

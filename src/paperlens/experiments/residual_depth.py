@@ -379,7 +379,7 @@ def signal_growth(
     of $h_0$, the input layer's output, one per seed (1 at depth 0).
 
     Args:
-        X: inputs, shape ``(n, d_in)``.
+        X: inputs, shape ``(n, d_in)``, or one set per net, ``(seeds, n, d_in)``.
         arm: which nets (`PLAIN`, `RESIDUAL` or a control).
         depth: L, the number of blocks (`paperlens.init_mlp`'s depth).
         width: hidden size.
