@@ -1917,7 +1917,9 @@ def _conditions() -> dict[int, tuple[str, str]]:
     }
 
 
-def claims_markdown(found: Sequence[Claim | dict[str, Any]], *, numbers: Sequence[int]) -> str:
+def claims_markdown(
+    found: Sequence[Claim | dict[str, Any]], *, numbers: Sequence[int], described: str = ""
+) -> str:
     """Claims as a Markdown list: each claim's verdict, then its test, evidence and effect size.
 
     A list rather than a table, so that it reads on a phone as on a desktop.
@@ -1925,6 +1927,8 @@ def claims_markdown(found: Sequence[Claim | dict[str, Any]], *, numbers: Sequenc
     Args:
         found: `Claim` objects, or claims as the log records them (dicts).
         numbers: each claim's number in `DESIGN`.
+        described: for claims taken out of their tested family after their confirmation, why
+            they could hardly have failed (shown before each verdict).
 
     Returns:
         The list.
@@ -1939,7 +1943,9 @@ def claims_markdown(found: Sequence[Claim | dict[str, Any]], *, numbers: Sequenc
         verdict = "holds" if c["holds"] else "**FAILS**"
         if str(c["evidence"]).startswith("not tested"):  # a fixed sequence stopped before it
             verdict = "not tested"
-        if number in DESIGN.described:
+        if described:
+            verdict = f"(described, not tested: {described}) {verdict}"
+        elif number in DESIGN.described:
             verdict = (
                 "(described, not tested: its arm is broken at initialisation, so it could "
                 f"hardly have failed) {verdict}"
