@@ -1565,7 +1565,12 @@ KEPT_DESIGN = KeptDesign(
 their degradation is not vanishing signals (§4.1); ours start with a shrunken signal (section
 1). This design restores its size at the start (`PLAIN_KEPT`; not its direction, which the
 rescaling cannot change), gives each depth the rate that suited it on other seeds and tasks,
-and asks whether the plain nets still degrade."""
+and asks whether the plain nets still degrade.
+
+After its confirmation a review found that claim 12 could hardly have failed: the rescaling
+changes only the signal's size (`keep_signal`), and every tuning seed's rise was far above the
+margin. Like `DESIGN`'s claims 5 and 6, the page describes it outside the tested families; its
+test, level and the log's record are unchanged."""
 
 KEPT_RUN = HE._replace(
     seeds=KEPT_DESIGN.seeds, arms=(PLAIN_KEPT,), budgets=(KEPT_DESIGN.budget,), rates=KEPT_RATES
