@@ -333,6 +333,8 @@ def test_a_reconstructed_entry_says_what_computed_it_apart_from_what_recorded_it
         8,
         13,
         15,
+        25,  # recorded before the design's commit: their recorder's source matches no commit
+        28,
     ]
     assert shipped[0]["computed_by"]["library_sha256"] != shipped[0]["provenance"]["library_sha256"]
 
