@@ -31,7 +31,7 @@ import hashlib
 import json
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -2213,8 +2213,6 @@ def _run_he(
 def _main_he_rates(what: str, record_it: bool, command: str, jobs: int, store: Path) -> int:
     """``he-rates-power`` and ``he-rates`` (`main`): `HE_RATES_DESIGN`'s sample-size argument,
     from the log's `HE_TUNED`, and its confirmation, `HE_RATES_RUN`."""
-    import subprocess
-    import time
 
     from paperlens.experiments import log
 
@@ -2247,21 +2245,40 @@ def _main_he_rates(what: str, record_it: bool, command: str, jobs: int, store: P
                       "for 11)."),
             )  # fmt: skip
         return 0
-    if not HE_RATES_RUN.seeds:
-        raise SystemExit("HE_RATES_DESIGN has no confirmation seeds yet: fix the design first")
+    return _confirm(HE_RATES_RUN, he_rates_claims, d.name, record_it, command, jobs, store)
+
+
+def _confirm(
+    setup: Setup,
+    decide: Callable[[Result], list[Claim]],
+    design: str,
+    record_it: bool,
+    command: str,
+    jobs: int,
+    store: Path,
+) -> int:
+    """Run a design's confirmation, print its claims and, with ``record_it``, log it as the
+    confirmation of ``design`` with the commit it ran at (`_main_he_rates`, `_main_kept`)."""
+    import subprocess
+    import time
+
+    from paperlens.experiments import log
+
+    if not setup.seeds:
+        raise SystemExit(f"{design} has no confirmation seeds yet: fix the design first")
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
     ).stdout.strip()
     start = time.perf_counter()
-    result = run(HE_RATES_RUN, jobs=jobs, store=store)
+    result = run(setup, jobs=jobs, store=store)
     seconds = time.perf_counter() - start
-    found = he_rates_claims(result)
+    found = decide(result)
     print(*found, sep="\n")
     print(f"{len(found)} claims in {seconds:.0f} s on {jobs} processes")
     if record_it:
         log.record(
-            NAME, design=d.name, purpose="confirmation", status="adopted",
-            config=config(HE_RATES_RUN), seeds=HE_RATES_RUN.seeds, command=command,
+            NAME, design=design, purpose="confirmation", status="adopted",
+            config=config(setup), seeds=setup.seeds, command=command,
             outcome=outcome(result) | {"claims": [c._asdict() for c in found],
                                        "seconds": round(seconds), "jobs": jobs},
             note=f"the design fixed in commit {commit}",
@@ -2272,8 +2289,6 @@ def _main_he_rates(what: str, record_it: bool, command: str, jobs: int, store: P
 def _main_kept(what: str, record_it: bool, command: str, jobs: int, store: Path) -> int:
     """``kept-power`` and ``kept`` (`main`): `KEPT_DESIGN`'s sample-size argument, from the
     log's `KEPT_TUNING`, and its confirmation, `KEPT_RUN`."""
-    import subprocess
-    import time
 
     from paperlens.experiments import log
 
@@ -2303,26 +2318,7 @@ def _main_kept(what: str, record_it: bool, command: str, jobs: int, store: Path)
                       "which it held."),
             )  # fmt: skip
         return 0
-    if not KEPT_RUN.seeds:
-        raise SystemExit("KEPT_DESIGN has no confirmation seeds yet: fix the design first")
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
-    start = time.perf_counter()
-    result = run(KEPT_RUN, jobs=jobs, store=store)
-    seconds = time.perf_counter() - start
-    found = kept_claims(result)
-    print(*found, sep="\n")
-    print(f"{len(found)} claim in {seconds:.0f} s on {jobs} processes")
-    if record_it:
-        log.record(
-            NAME, design=d.name, purpose="confirmation", status="adopted",
-            config=config(KEPT_RUN), seeds=KEPT_RUN.seeds, command=command,
-            outcome=outcome(result) | {"claims": [c._asdict() for c in found],
-                                       "seconds": round(seconds), "jobs": jobs},
-            note=f"the design fixed in commit {commit}",
-        )  # fmt: skip
-    return 0
+    return _confirm(KEPT_RUN, kept_claims, d.name, record_it, command, jobs, store)
 
 
 def he_exploration() -> Result:
