@@ -47,7 +47,7 @@
 # branches scaled by $1/\sqrt{L}$, as GPT-2's are [@radford2019language, §2.3] (Fixup scales
 # them down with depth by its own rule [@zhang2019fixup]); to explain how a narrow net's
 # signal starts, a finite-width effect studied by Hanin and Rolnick [@hanin2018start]; and, for
-# an interval on a rank correlation, Bonett and Wright's variance [@bonett2000sample]. Four
+# an interval on a rank correlation, Bonett and Wright's variance [@bonett2000sample]. The
 # questions:
 #
 # - **At one learning rate and budget**, does the plain nets' training loss rise with depth,
@@ -58,8 +58,8 @@
 # - **Shortcut or scale?** Our residual nets differ from the plain ones in two ways: the
 #   shortcut, and branch weights shrunk by $1/\sqrt{L}$. What does each do alone? Shown by the
 #   full sweep's two control arms. The design's claims 5 and 6, about them, could hardly have
-#   failed, as section 4 shows, so they are described, outside the tested family: the tests
-#   are claims 1 to 4.
+#   failed, as section 4 shows, so they are described, outside the tested family: this
+#   question's tests are claims 1 to 4.
 # - **He et al.'s own claim:** with shortcuts, are deeper nets not worse, and even better? On
 #   a fresh task for every seed, data no design choice saw, at one rate for every depth.
 #   Claims 7 and 8 held on the run that decided them, recorded in the experiment log, but not
@@ -946,7 +946,7 @@ by the unrounded losses, the grid's lowest rate for {at_floor} of {len(dead) * n
 loss rising with depth was near-certain for both controls before a seed was drawn, and the
 exploration had shown it (the log's entry {controls_entry}). So claims 5 and 6 show what each
 half alone does; their small p-values do not make them tests, and they are described outside
-the tested family (section 1's "Level").
+the tested family ("How the claims are decided", "Level").
 
 **The claim that could fail did.** In design v2, claim 5 was a comparison:
 "{v2_claim["statement"]}". On the exploration seeds it failed ({v2_claim["evidence"]}, log
@@ -1233,8 +1233,8 @@ task; confirmed on {n_he} fresh seeds, {he.seeds[0]} to {he.seeds[-1]}, each tra
 task drawn for it alone (`exp.task_data`). With every effect of the exploration cut to half,
 {n_he} seeds were the smallest size in the grid {", ".join(map(str, exp.SIZES))} at which each
 claim held in at least 80% of the resamples
-({he_power[n_he][0]:.0%} and {he_power[n_he][1]:.0%}; the caveats of section 1's "How many
-seeds" apply).
+({he_power[n_he][0]:.0%} and {he_power[n_he][1]:.0%}; the caveats of "How the claims are
+decided", "How many seeds", apply).
 
 **A first version, abandoned.** Design v5-he also read the loss after
 {ex_s.budgets[-1]} steps and decided claim 8 by Page's trend test. On the exploration seeds
@@ -1599,7 +1599,7 @@ seen. The rates are """
     + ", ".join(f"{r:g} at {d} layers" for d, r in zip(rated.depths, rated.rates, strict=True))
     + f""". The claims are then decided on {n_rated} fresh seeds, {rated.seeds[0]} to
 {rated.seeds[-1]}, each with a task drawn for it alone, with the same margin (a factor
-{10**rd.margin:.2f}) and the same test of each seed's fitted rise as claim 7, after
+{10**rd.margin:.2f}) and the same fitted rise as claim 7, tested both ways (below), after
 {rd.budget} steps only, a choice made on the tuning seeds: at {he.budgets[1]} steps, each depth
 at the rate best there, their rise was {long_rise.estimate:+.2f} decades
 ({1 - 2 * rd.alpha:.0%} interval {long_rise.low:+.2f} to {long_rise.high:+.2f}), an interval
@@ -1625,8 +1625,10 @@ smallest size in the grid {", ".join(map(str, exp.HE_RATES_SIZES))} at or above 
         max(k for k in rated_power if k < n_rated)
     }). The design is sized for that direction only: if the rise were 0, claim 10
 would hold in {rated_power[n_rated][1]:.0%} of such resamples, since the seeds' rises spread far
-wider than the margin. Had claim 9 failed, the result would have been inconclusive, not "not
-worse". These shares are a rough guide: they resample only {len(rd.tuning_seeds)} seeds and take
+wider than the margin. Had claims 9 and 10 both failed, the result would have been
+inconclusive, not "not worse". These shares are a rough guide: they resample only {
+        len(rd.tuning_seeds)
+    } seeds and take
 those seeds' spread as the truth. After the run (a description): the confirmation's rises spread
 more than the tuning seeds' (standard deviation {np.std(rated_rise, ddof=1):.2f} against
 {tuning_sd:.2f} decades), and resampling the confirmation's own rises, moved to the planned
@@ -1657,18 +1659,18 @@ claim is about how far each depth gets in a fixed budget, not where it ends."""
 # %% tags=["hide-input"]
 Markdown(
     f"""**What it means.** These nets do not show He et al.'s result, a lower training error for
-the deeper residual net. At the build's one rate, claims 7 and 8 held on their confirmation
-run but not reliably on replications, and the fall came from the shallow end, where the
-residual nets start slowly at a rate that suits the deep ones. With each depth at the rate
-that suited it on other seeds, the test fixed before its run finds the opposite early in
-training: after {rd.budget} steps, deeper residual nets are worse, their fitted loss a factor
-{10**rated_hl.estimate:.1f} higher at {rated.depths[-1]} layers than at {rated.depths[0]},
-mostly beyond {rated.depths[2]} (claim 9). A deeper residual net contains the shallower one
-(its extra branches set to zero), so it could fit as well; a higher loss after a fixed budget
-is consistent with slower convergence, though the confirmation's nets were not run beyond
-{rd.budget} steps. The factor depends on the rates, tuned on {len(rd.tuning_seeds)} seeds on a
-grid a factor 2 apart. The budget, too, was chosen on the tuning seeds, where they pointed to
-"worse": at {he.budgets[1]} steps, each depth at the rate best there, their median losses are
+the deeper residual net. At the build's one rate, claims 7 and 8 held on their confirmation run
+but not reliably on replications, and the fall came from the shallow end, where the residual
+nets start slowly at a rate that suits the deep ones. With each depth at the rate that suited it
+on other seeds, the test fixed before its run finds the opposite early in training: after
+{rd.budget} steps, deeper residual nets are worse, their fitted loss a factor
+{10**rated_hl.estimate:.1f} higher at {rated.depths[-1]} layers than at {rated.depths[0]} (claim
+9; by the medians, mostly beyond {rated.depths[2]} layers). A deeper residual net contains the
+shallower one (its extra branches set to zero), so it could fit as well; a higher loss after a
+fixed budget is consistent with slower convergence, though the confirmation's nets were not run
+beyond {rd.budget} steps. The factor depends on the rates, tuned on {len(rd.tuning_seeds)} seeds
+on a grid a factor 2 apart. The budget, too, was chosen on the tuning seeds, where they pointed
+to "worse": at {he.budgets[1]} steps, each depth at the rate best there, their median losses are
 below the {he.depths[0]}-layer nets' at every greater depth, most at {he.depths[2]} and
 {he.depths[3]} layers (log10 """
     + ", ".join(f"{m:.2f}" for m in long_med)
@@ -1784,7 +1786,8 @@ residual nets': {cosines["residual"]:.2f}). So claim 12 asks about the signal's 
     + ", ".join(
         f"{r:g} at {d} layers" for d, r in zip(kept_run.depths, kept_run.rates, strict=True)
     )
-    + f""". Claim 12 is claim 9's test for these nets: each seed's fitted rise against the
+    + f""". Claim 12 tests these nets as claim 9 tests the residual ones, each seed's fitted
+rise against the
 margin (a factor {10**kd.margin:.2f}), one-sided, at {kd.alpha:g}, a family of its own. On the
 tuning seeds the rise is {kept_tuning_rise.estimate:+.2f} decades; moved halfway to the
 margin, the claim held in {kept_power[n_kept]:.0%} of resamples of {n_kept} seeds, the
@@ -1917,13 +1920,13 @@ nested_level = (
 )
 nested_upper = nested_level - nested_rate.sum() + sum(high for _, high in nested_ci)
 Markdown(
-    f"""Claims 1 to {len(design.tested)} are one family, at most {design.family_level:.2g}
-(section 1's "Level"); claims {" and ".join(map(str, design.described))} are described, not
-tested; claims 7 and 8 are another family, at {he_design.alpha:g}, claims 9 to 11 a third,
+    f"""Claims 1 to {len(design.tested)} are one family, at most {design.family_level:.2g} ("How the
+claims are decided", "Level"); claims {" and ".join(map(str, design.described))} are described,
+not tested; claims 7 and 8 are another family, at {he_design.alpha:g}, claims 9 to 11 a third,
 at {rated_level:g}; claim 12 is described, not tested (section 7), but since it was taken out
 after its run, its level, {kd.alpha:g}, is added here, conservatively. So the chance that any
-tested claim on this page holds by luck, when its null is true, is at most
-{page_level:.2g}, when each test's null is the one its section states, and counting each
+tested claim on this page holds by luck, when its null is true, is at most {page_level:.2g},
+when each test's null is the one its section states, and counting each
 family's deciding runs only (claims 7 and 8's three replications are further runs of their
 test, reported in section 6). For Page's test (claims 1
 and 3) that null, depths exchangeable within a seed, only approximates "depth makes no
