@@ -68,7 +68,7 @@
 #   (its nets were not run past it). These nets do not show He et al.'s result (section 6).
 # - **A plain net whose signal keeps its size:** our deep plain nets start with a shrunken
 #   signal; He et al.'s do not. Do plain nets whose signal's size is restored at the start
-#   still degrade? Claim 12, on fresh seeds and tasks (section 7).
+#   still degrade? Claim 12, on fresh seeds and tasks, now described, not tested (section 7).
 #
 # **What this notebook needs:** `paperlens` with its `notebooks` extra, which the install line
 # on the [home page](../index.md) gives. The next cell computes everything the page builds;
@@ -1592,7 +1592,7 @@ Markdown(
 give every depth one rate, and the best rate falls with depth (above), so they compare
 shallow nets slowed by a rate too small for them with deep nets near their best. That was the
 reason we judged most likely for the fall, so a second design, fixed in code before its run
-(`exp.HE_RATES_DESIGN`), removes it. Each depth trains at the rate of the grid whose median
+(`exp.HE_RATES_DESIGN`), addresses it. Each depth trains at the rate of the grid whose median
 log-loss was lowest, after {rd.budget} steps, on the residual nets of `exp.HE_TUNED`: claims 7 and
 8's seeds {rd.tuning_seeds[0]} to {rd.tuning_seeds[-1]} and their tasks, which had already been
 seen. The rates are """
