@@ -33,42 +33,59 @@ def write(tmp_path, name, source):
     return figures.Figure(path)
 
 
-def test_a_script_renders_to_svg_and_is_then_cached(tmp_path):
-    fig = write(tmp_path, "line.py", GOOD)
-    cache = tmp_path / "cache"
-    svgs, rendered = figures.render_all([fig], cache_dir=cache)
+@pytest.fixture(scope="module")
+def rendered_once(tmp_path_factory):
+    """``GOOD`` as ``figures/line.py``, rendered once into a cache for the module: each render
+    is a fresh process that imports Matplotlib (seconds), so the tests that need a first render
+    start from a copy of this one (`copy_of`). The script is named relative to its ``figures``
+    folder, so a copy has the same cache key as the original."""
+    root = tmp_path_factory.mktemp("rendered")
+    (root / "figures").mkdir()
+    fig = write(root / "figures", "line.py", GOOD)
+    fig = figures.Figure(fig.script, root / "figures")
+    svgs, count = figures.render_all([fig], cache_dir=root / "cache")
+    return root, svgs, count
+
+
+def copy_of(rendered_once, tmp_path):
+    """A copy of the module's first render in ``tmp_path``: the figure and its cache folder."""
+    root, _, _ = rendered_once
+    for part in ("figures", "cache"):
+        shutil.copytree(root / part, tmp_path / part)
+    folder = tmp_path / "figures"
+    return figures.Figure(folder / "line.py", folder), tmp_path / "cache"
+
+
+def test_a_script_renders_to_svg_and_is_then_cached(rendered_once, tmp_path):
+    _, svgs, rendered = rendered_once
     assert rendered == 1
     (figure,) = svgs.values()
     assert figure.svg.startswith(b"<?xml") and b"<svg" in figure.svg
     assert figure.alt == "Five softmax weights rising to 0.636."
+    fig, cache = copy_of(rendered_once, tmp_path)
     again, rendered = figures.render_all([fig], cache_dir=cache)
     assert rendered == 0 and again == svgs
 
 
 @pytest.mark.parametrize("part", [".alt", ".dark.narrow.svg", ".wide.links.json"])
-def test_a_damaged_figure_is_rendered_again_never_published(tmp_path, capfd, part):
-    fig = write(tmp_path, "line.py", GOOD)
-    cache = tmp_path / "cache"
-    first, _ = figures.render_all([fig], cache_dir=cache)
+def test_a_damaged_figure_is_rendered_again_never_published(rendered_once, tmp_path, capfd, part):
+    fig, cache = copy_of(rendered_once, tmp_path)
     (entry,) = cache.glob(f"*{part}")
     entry.write_bytes(entry.read_bytes()[:40])  # truncated, as a full disk leaves it
     again, rendered = figures.render_all([fig], cache_dir=cache)
-    assert rendered == 1 and again == first
+    assert rendered == 1 and again == rendered_once[1]
     assert capfd.readouterr().err.count("was damaged: dropped") == 1
 
 
-def test_two_renders_are_byte_identical(tmp_path):
-    fig = write(tmp_path, "line.py", GOOD)
-    first, _ = figures.render_all([fig], cache_dir=tmp_path / "a")
-    second, _ = figures.render_all([fig], cache_dir=tmp_path / "b")
-    assert first == second
-    assert b"<dc:date>" not in next(iter(first.values())).svg
+def test_two_renders_are_byte_identical(rendered_once, tmp_path):
+    fig, _ = copy_of(rendered_once, tmp_path)
+    second, rendered = figures.render_all([fig], cache_dir=tmp_path / "empty")
+    assert rendered == 1 and second == rendered_once[1]
+    assert b"<dc:date>" not in next(iter(second.values())).svg
 
 
-def test_editing_a_script_renders_it_again(tmp_path):
-    fig = write(tmp_path, "line.py", GOOD)
-    cache = tmp_path / "cache"
-    figures.render_all([fig], cache_dir=cache)
+def test_editing_a_script_renders_it_again(rendered_once, tmp_path):
+    fig, cache = copy_of(rendered_once, tmp_path)
     fig.script.write_text(fig.script.read_text().replace("arange(5.0)", "arange(6.0)"))
     _, rendered = figures.render_all([fig], cache_dir=cache)
     assert rendered == 1

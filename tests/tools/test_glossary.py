@@ -113,6 +113,7 @@ def test_notebook_html_gets_the_same_tooltips_outside_code_and_math():
     page = (
         "<p>The MSE at one learning rate, the MSEs.</p><pre><code>MSE = 1</code></pre>"
         '<span class="katex"><span>MSE</span></span><img alt="MSE"><p>MSE</p>'
+        '<span class="arithmatex">\\(\\text{MSE}\\)</span>'
     )
     out = glossary.abbreviate_html(page, TERMS)
     assert out == (
@@ -120,6 +121,7 @@ def test_notebook_html_gets_the_same_tooltips_outside_code_and_math():
         '<abbr title="A step size.">learning rate</abbr>, the MSEs.</p>'
         '<pre><code>MSE = 1</code></pre><span class="katex"><span>MSE</span></span>'
         '<img alt="MSE"><p><abbr title="Mean squared error.">MSE</abbr></p>'
+        '<span class="arithmatex">\\(\\text{MSE}\\)</span>'
     )
 
 

@@ -70,18 +70,23 @@ def test_a_damaged_cache_is_dropped_and_the_formulas_rendered_again(tmp_path, mo
     assert "katex.json was damaged: dropped" in capfd.readouterr().err
 
 
-def test_notebook_text_math_is_rendered(renderer):
-    out = renderer.render_text_math("<p>cost $O(n^2)$ and $$e^x$$</p>", where="nb.py")
-    assert "$" not in out
+def test_notebook_text_math_is_marked_as_a_page_s_and_rendered(renderer):
+    marked = katex.mark_text_math("<p>cost $O(n^2)$ and $$e^x$$</p>")
+    assert marked == (
+        '<p>cost <span class="arithmatex">\\(O(n^2)\\)</span> and '
+        '<div class="arithmatex">\\[e^x\\]</div></p>'
+    )
+    out = renderer.render_page(marked, where="nb.py")
+    assert "$" not in out and "arithmatex" not in out
     assert out.count('class="katex"') == 2
 
 
 def test_notebook_code_keeps_its_dollars(renderer):
     code = '<div class="highlight"><pre><span>f"$d_k = {d}$ and $n$"</span></pre></div>'
     inline = "<p>run <code>print('$x$')</code> for $x$</p>"
-    out = renderer.render_text_math(code + inline, where="nb.py")
+    out = katex.mark_text_math(code + inline)
     assert out.startswith(code)
-    assert "<code>print('$x$')</code>" in out and out.count('class="katex"') == 1
+    assert "<code>print('$x$')</code>" in out and out.count('class="arithmatex"') == 1
 
 
 def test_shipped_assets_are_local_woff2_fonts_only():

@@ -363,7 +363,7 @@ _NAME = re.compile(r"</?\s*([a-zA-Z][\w-]*)")
 def abbreviate_html(page_html: str, terms: dict[str, str]) -> str:
     """Wrap each spelling of ``terms`` in ``<abbr title="...">`` in the text of ``page_html``,
     as the abbr extension does for Markdown pages: whole words, case as written, never inside
-    code, math (KaTeX's spans, by class) or an existing ``<abbr>``."""
+    code, math (arithmatex's or KaTeX's elements, by class) or an existing ``<abbr>``."""
     if not terms:
         return page_html
     pattern = re.compile(
@@ -398,7 +398,7 @@ def abbreviate_html(page_html: str, terms: dict[str, str]) -> str:
                     del stack[i:]
                     break
         elif not part.endswith("/>") and name not in _VOID:
-            math = re.search(r'class="[^"]*\bkatex\b', part) is not None
+            math = re.search(r'class="[^"]*\b(?:arithmatex|katex)\b', part) is not None
             stack.append((name, name in _SKIP or math))
     return "".join(out)
 

@@ -32,6 +32,17 @@ _DISPLAY = re.compile(r'<div class="arithmatex">\\\[(.+?)\\\]</div>', re.S)
 _CODE = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>)", re.S)
 
 
+def mark_text_math(text_html: str) -> str:
+    """$$...$$ and $...$ left as text (notebook Markdown cells) marked up as arithmatex marks a
+    Markdown page's math, for `Renderer.render_page`; not inside code (``<pre>``, ``<code>``):
+    a code cell's f-string ``f"$d_k = {d}$"`` stays code."""
+    parts = _CODE.split(text_html)  # odd indices: the code elements, kept as they are
+    for i in range(0, len(parts), 2):
+        marked = MATH_DISPLAY.sub(r'<div class="arithmatex">\\[\1\\]</div>', parts[i])
+        parts[i] = MATH_INLINE.sub(r'<span class="arithmatex">\\(\1\\)</span>', marked)
+    return "".join(parts)
+
+
 def katex_version() -> str:
     package = json.loads((KATEX_DIST.parent / "package.json").read_text())
     return str(package["version"])
@@ -85,15 +96,6 @@ class Renderer:
     def render_page(self, page_html: str, *, where: str) -> str:
         """Replace every arithmatex span/div of a rendered Markdown page by KaTeX HTML."""
         return self._substitute(page_html, _DISPLAY, _INLINE, where)
-
-    def render_text_math(self, text_html: str, *, where: str) -> str:
-        """Render $$...$$ and $...$ left as text (notebook Markdown cells), but not inside code
-        (``<pre>``, ``<code>``): a code cell's f-string ``f"$d_k = {d}$"`` stays code."""
-        parts = _CODE.split(text_html)  # odd indices: the code elements, kept as they are
-        return "".join(
-            part if i % 2 else self._substitute(part, MATH_DISPLAY, MATH_INLINE, where)
-            for i, part in enumerate(parts)
-        )
 
     def _substitute(
         self, text: str, display: re.Pattern[str], inline: re.Pattern[str], where: str

@@ -34,8 +34,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink, get_toc
 from mkdocs.utils import get_relative_url
 
-from sitekit import cache, glossary, notebook_figures, notebooks, paths
-from sitekit.katex import Renderer
+from sitekit import cache, glossary, katex, notebook_figures, notebooks, paths
 
 _CELL_ID = re.compile(r'id="cell-id=[0-9a-f-]+"')
 _STYLE = re.compile(r"<style[^>]*>.*?</style>", re.S)
@@ -112,14 +111,13 @@ def _display_math_out_of_paragraphs(body: str) -> str:
     return _PARAGRAPH.sub(split, body)
 
 
-def clean_page(page_html: str, page: Any, renderer: Renderer, tooltips: dict[str, str]) -> str:
+def clean_page(page_html: str, page: Any, tooltips: dict[str, str]) -> str:
     """A notebook page's HTML as the other pages read: mkdocs-jupyter's extras stripped
-    (`clean_html`), links to pages resolved (`page_links`), math rendered by KaTeX, and the
-    glossary's tooltips, which Markdown pages get from the abbr extension."""
-    src = page.file.src_uri
-    page_html = page_links(clean_html(page_html), src, page.url)
-    page_html = renderer.render_text_math(page_html, where=f"docs/{src}")
-    return glossary.abbreviate_html(page_html, tooltips)
+    (`clean_html`), links to pages resolved (`page_links`), math marked up as arithmatex marks
+    it (`katex.mark_text_math`; the plugin renders every page's math last), and the glossary's
+    tooltips, which Markdown pages get from the abbr extension."""
+    page_html = page_links(clean_html(page_html), page.file.src_uri, page.url)
+    return glossary.abbreviate_html(katex.mark_text_math(page_html), tooltips)
 
 
 DOWNLOAD_TITLE = "Download this page as a Jupyter notebook"

@@ -13,6 +13,7 @@ Nothing is reloaded in place: when the build code itself (``tools/sitekit``) cha
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import time
@@ -255,14 +256,11 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         build = self._build()
         src, where = page.file.src_uri, f"docs/{page.file.src_uri}"
         if notebooks.is_notebook(src):  # nbconvert's HTML, made to read like the other pages
-            html = self._checked(
-                lambda: notebook_html.clean_page(html, page, build.renderer, build.tooltips),
-                html,
-                src,
-            )
+            html = notebook_html.clean_page(html, page, build.tooltips)
             html = self._cite(html, page, markdown=False)
-        else:
-            html = self._checked(lambda: build.renderer.render_page(html, where=where), html, src)
+        # Every formula KaTeX renders, now, while a mistake can still reach the page's notice
+        # (`_notice`); the page shows them once the search plugin has read it (`on_post_page`).
+        self._checked(lambda: build.renderer.render_page(html, where=where), html, src)
         html = glossary.without_own_tooltips(html, build.words, src)
         html = glossary.without_everyday_tooltips(html)  # a use the writer marked everyday
         html = self._checked(lambda: cards.add_anchors(html, page.markdown or "", where), html, src)
@@ -310,6 +308,12 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         return theme.apply(env)
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        # Math goes in last, once the search plugin has indexed the page (on_page_context): it
+        # reads each formula's TeX, not KaTeX's three copies of it (HTML, MathML and TeX), in a
+        # page a third of the size. Every formula was rendered in on_page_content (cached), and
+        # one KaTeX could not render was told there: under make serve its page keeps its TeX.
+        with contextlib.suppress(PageError):
+            output = self._build().renderer.render_page(output, where=page.file.src_uri)
         links = self._session().links
         if links is not None:
             output = preview.show_link_problems(output, links.pages.get(page.file.src_uri, []))
