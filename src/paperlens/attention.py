@@ -76,7 +76,8 @@ def attention(
         ``(..., n_q, n_k)`` with rows summing to 1. A query that may attend to no key (its
         mask row all False, or all -inf after adding) gets zero weights, and a zero output
         row as ``torch.nn.functional.scaled_dot_product_attention`` does
-        (``torch.nn.MultiheadAttention`` with ``need_weights=True`` gives NaN there). A
+        (``torch.nn.MultiheadAttention`` gives NaN there when it returns its weights, and on
+        its fast inference path, in ``eval()`` mode without gradients, when it does not). A
         finite mask such as -1e9 is added, and on a whole row it masks nothing, with a result
         that depends on the dtype. In float64, where numbers near 1e9 are $2^{-23}$ apart, the
         row keeps its unmasked weights to about 1e-7 relative. In float32 they are 64 apart:
@@ -205,7 +206,8 @@ def causal_mask(n_q: int, n_k: int | None = None) -> NDArray[np.bool_]:
     ``is_causal=True``. With ``n_k > n_q`` (decoding with a cache of earlier keys) the queries
     are the *last* n_q positions, so the triangle is aligned to the bottom-right: query i sits at
     position ``i + n_k - n_q``. PyTorch's ``is_causal`` aligns to the top-left instead; the two
-    agree only for square masks. With ``n_k < n_q`` the first ``n_q - n_k`` rows are all False,
+    agree only for square masks (``torch.nn.attention.bias.causal_lower_right`` aligns as this
+    function does). With ``n_k < n_q`` the first ``n_q - n_k`` rows are all False,
     and `attention` gives those queries zero output.
 
     Args:

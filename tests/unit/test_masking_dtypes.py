@@ -76,9 +76,10 @@ def test_an_all_minus_inf_row_is_nan_in_torch_softmax():
     assert math.isnan(-math.inf - (-math.inf))
 
 
-def test_a_fully_masked_row_is_zero_in_sdpa_and_nan_in_multihead_attention_weights():
+def test_a_fully_masked_row_is_zero_in_sdpa_and_nan_in_multihead_attention():
     """The page: paperlens gives a fully masked row zeros, as scaled_dot_product_attention
-    does; nn.MultiheadAttention, asked for its weights, gives NaN."""
+    does; nn.MultiheadAttention gives NaN when it returns its weights, and on its fast
+    inference path (eval mode, no gradients, more than one head) when it does not."""
     torch.manual_seed(0)
     q, k, v = torch.randn(1, 1, 2, 8), torch.randn(1, 1, 4, 8), torch.randn(1, 1, 4, 3)
     may_attend = torch.ones(1, 1, 2, 4, dtype=torch.bool)
@@ -90,6 +91,10 @@ def test_a_fully_masked_row_is_zero_in_sdpa_and_nan_in_multihead_attention_weigh
     padded = torch.ones(1, 4, dtype=torch.bool)  # every key is padding
     out, weights = mha(x, x, x, key_padding_mask=padded, need_weights=True)
     assert torch.isnan(weights).all() and torch.isnan(out).all()
+    heads = torch.nn.MultiheadAttention(8, 2, batch_first=True).eval()
+    with torch.no_grad():
+        out, weights = heads(x, x, x, key_padding_mask=padded, need_weights=False)
+    assert weights is None and torch.isnan(out).all()
 
 
 def test_adding_minus_1e9_in_float32_makes_every_score_equal():

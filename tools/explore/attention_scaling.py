@@ -673,6 +673,34 @@ def after_review_r20_3() -> tuple[dict[str, Any], dict[str, Any], list[int], str
     )
 
 
+@study
+def after_review_r21() -> tuple[dict[str, Any], dict[str, Any], list[int], str]:
+    """Whether claim 4's higher loss unscaled is a worse fit (`describe`): not a claim."""
+    from paperlens.experiments import attention_scaling as exp
+
+    accuracy = exp.describe(exp.run(exp.PAGE)).mse_accuracy  # (2, seeds), scaled first
+    outcome = {
+        "mse d_k=64 accuracy per seed, scaled": accuracy[0].tolist(),
+        "mse d_k=64 accuracy per seed, unscaled": accuracy[1].tolist(),
+        "mse d_k=64 seeds with an accuracy under 1 (scaled, unscaled)": (accuracy < 1)
+        .sum(axis=1)
+        .tolist(),
+    }
+    for key, value in outcome.items():
+        print(f"{key}: {value}")
+    config = {"steps": exp.PAGE.steps, "setup": "PAGE, at the rates its tuning chose"}
+    return (
+        config,
+        outcome,
+        list(exp.PAGE.seeds),
+        (
+            "Asked by a later review (r21), after the confirmation, deciding nothing: the share "
+            "of queries whose largest final score is on the right key, for the MSE runs at "
+            "d_k = 64 after the page's budget (the page's test seeds, already seen)"
+        ),
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("study", choices=sorted(STUDIES))
