@@ -424,6 +424,7 @@ j_lo = max(x for x in at if x <= design.jacobian_crossing[0])  # at or below cla
 j_at, j_se = found["±1"][1][0][at.index(j_lo)], z * found["±1"][1][1][at.index(j_lo)]
 assert w_at + w_se < mid and j_at - j_se > 0.5  # what the text below says
 summaries = next(e for e in entries if e["design"] == "explore-after-review-r20-3")
+fit_entry = 1 + next(i for i, e in enumerate(entries) if e["design"] == "explore-after-review-r21")
 so = summaries["outcome"]
 names = {
     "frobenius": "$\\lVert J \\rVert_F$ (claim 2's)",
@@ -969,7 +970,9 @@ seeds, so `log.audit`'s verdict does not depend on their order. Entry
 1's components, section 2's longer runs and matched confidence); its training runs reuse the
 page's test seeds, already seen, and it decides nothing. Entry
 {entries.index(summaries) + 1}, asked by a third review, measures claim 2's crossing under
-other summaries of the gradient (section 1) on fresh draws, and decides nothing either.
+other summaries of the gradient (section 1) on fresh draws, and decides nothing either. Entry
+{fit_entry}, asked by a later review, records the MSE runs' accuracy (section 2, on the test
+seeds) and decides nothing.
 
 <details><summary>The experiment log</summary>
 
