@@ -51,7 +51,7 @@ from paperlens._checks import FloatArray, as_real_array
 ALPHA = 0.01
 """The site's level, one-sided: p ≤ 0.01, or the matching end of a 98% two-sided confidence
 interval. A page that corrects for its number of claims tests each at a fraction of it (the
-ResNet page: ``ALPHA / 6``, Bonferroni) and passes that as ``alpha``."""
+ResNet page's main design: ``ALPHA / 6``, Bonferroni) and passes that as ``alpha``."""
 MIN_DRAWS = 100
 """The fewest values `mean_above` and `mean_below` accept: with fewer, a bootstrap interval
 of the mean can miss far more often than it says (for 12 normal values, more than twice as

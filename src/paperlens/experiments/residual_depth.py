@@ -852,7 +852,7 @@ def rises_with_depth(
     hl = hodges_lehmann(slopes(loss, depths), confidence=1 - 2 * alpha)
     test = f"Page's L test, exact, {k} depths; mean within-seed Spearman ρ {rho:.2f}"
     effect = f"slope {_interval(*hl)} decades of loss per doubling of depth"
-    holds = bool(page.pvalue < alpha)
+    holds = bool(page.pvalue <= alpha)
     return Claim(statement, test, logs.shape[0], f"p = {page.pvalue:.2g}", holds, effect)
 
 
