@@ -1084,6 +1084,12 @@ corr = stats.spearmanr(np.log10(final[0]).T).statistic  # (depth, depth), plain,
 apart = np.subtract.outer(np.arange(len(depths)), np.arange(len(depths)))  # steps between depths
 by_distance = [float(corr[apart == k].mean()) for k in range(1, len(depths))]  # (distance,)
 corr_se = 1 / np.sqrt(n_build - 1)  # Spearman's rho's standard deviation when independent
+# the nested model of section 5 below: depths a < b correlate sqrt(a / b) (normal losses),
+# a Spearman's rho of 6/pi arcsin(r/2)
+nested_r = np.sqrt(np.minimum.outer(depths, depths) / np.maximum.outer(depths, depths))
+nested_corr = 6 / np.pi * np.arcsin(nested_r / 2)
+nested_by_distance = [float(nested_corr[apart == k].mean()) for k in range(1, len(depths))]
+assert nested_by_distance[0] > 2 * by_distance[0]  # "far more alike than these nets are"
 assert max(by_distance) - min(by_distance) < 2 * corr_se  # no spread beyond 2 null SDs
 page_p = [  # claim 1's p-value, and claim 3's at each budget, recomputed
     stats.page_trend_test(np.log10(final[0]).T, method="exact").pvalue,
@@ -1150,8 +1156,13 @@ depth's loss a normalised sum of the first $L$ of a seed's shared normal draws,
 (95% intervals from the {nested_runs} runs: {nested_ci[0][0] / design.alpha:.0f} to
 {nested_ci[0][1] / design.alpha:.0f} and {nested_ci[1][0] / design.alpha:.0f} to
 {nested_ci[1][1] / design.alpha:.0f} times).
-So the level is
-not guaranteed: the real chance of a false rejection could be several times the stated one.
+That model is pessimistic, not an estimate: it makes neighbouring depths far more alike than
+these nets are, with rank correlations by distance of """
+    + ", ".join(f"{c:.2f}" for c in nested_by_distance)
+    + f""" against the
+means above, and it is the likeness of neighbouring depths that inflates the test. So the
+level is not guaranteed: the real chance of a false rejection could be above the stated one,
+by up to several times under that model.
 Claim 1's p-value is {claims[0].evidence}, and claim 3's
 {full_claims[0]["evidence"] if full_claims else "is not yet recorded"}. The inflation at the
 level says little about the inflation this far in the tail, which can be much larger, so
@@ -1460,6 +1471,23 @@ explored = (
 halved = explored + 0.5 * (he_design.margin - hl(explored).estimate)  # as he_power shifts them
 assert np.mean(halved < he_design.margin) > np.mean(pooled < he_design.margin)
 assert all(hl(block_rise(r, 0)).high < 0 for r in every_block)  # "in every block" at 200 steps
+fresh = [  # (budget) the replication blocks' seeds pooled: each seed's rise
+    np.concatenate([block_rise(r, k) for _, r in replicated]) for k in range(len(he.budgets))
+]
+fresh_loss = [
+    np.concatenate([r.final_loss[he_res, 0, :, :, k].T for _, r in replicated])
+    for k in range(len(he.budgets))
+]  # (budget) shape (seeds, depths)
+fresh_tests = [  # claim 7's test and claim 8's, at each budget, on the pooled fresh seeds
+    [exp.not_worse(f, he.depths, m, "", alpha=he_design.alpha) for m in (he_design.margin, 0.0)]
+    for f in fresh_loss
+]
+fresh_signs = [  # the sign test of "below the margin" at each budget
+    stats.binomtest(int(np.sum(r < he_design.margin)), r.size, alternative="greater").pvalue
+    for r in fresh
+]
+weak = [b for b, p in zip(he.budgets, fresh_signs, strict=True) if p > he_design.alpha]
+assert all(t.holds for ts in fresh_tests for t in ts) and weak  # "pass", "does not reach"
 failed_at = {  # the budgets at which claim 7's test failed, in the blocks where it failed
     b
     for _, r in replicated
@@ -1493,7 +1521,7 @@ records them (`he-replicate`; the reviewer had run them, and seen the results, f
 With the confirmation, claim 7 held in {held[0]} of {runs} runs of the design and claim 8 in
 {held[1]}, where the sample-size argument expected each to hold in at least
 {min(he_power[n_he]):.0%} of runs even with every effect halved. So the confirmation's verdict
-does not replicate reliably. The fall at {he.budgets[0]} steps replicates: its interval lies
+does not replicate block by block. The fall at {he.budgets[0]} steps replicates: its interval lies
 below 0 in every block. Every failure is at {" and ".join(map(str, sorted(failed_at)))} steps:
 there {np.mean(pooled < he_design.margin):.0%} of the
 {pooled.size} seeds of the {len(every_block)} blocks have a rise below the margin there,
@@ -1504,8 +1532,27 @@ but fewer than the blocks show, and its {he_power[n_he][0]:.0%} (claim 7) and
 {he_power[n_he][1]:.0%} (claim 8) were optimistic (a
 description after the fact: the pooled seeds' rise is {hl(pooled).estimate:+.2f}, interval
 {hl(pooled).low:+.2f} to {hl(pooled).high:+.2f}).
-We do not count claims 7 and 8 as established: they held on the design's own confirmation
-seeds, and on fresh ones in {held[0] - 1} of {len(replicated)} blocks."""
+
+Counting the blocks that pass is not the right summary: blocks this small can each fail by
+chance when the effect is real. Pooled (a description after the fact: no rule for pooling was
+fixed before the replications), the {fresh[0].size} fresh seeds pass the design's own tests of
+both claims at every budget ("""
+    + "; ".join(
+        f"{b} steps: claim 7 {ts[0].evidence}, claim 8 {ts[1].evidence}"
+        for b, ts in zip(he.budgets, fresh_tests, strict=True)
+    )
+    + f"""). Those tests assume each seed's rise symmetric about its centre; the sign test,
+which does not, asks only how many seeds fall below the margin, and at
+{" and ".join(map(str, weak))} steps it does not reach the level ("""
+    + "; ".join(
+        f"{int(np.sum(r < he_design.margin))} of {r.size} seeds, p = {p:.2g}"
+        for b, r, p in zip(he.budgets, fresh, fresh_signs, strict=True)
+        if b in weak
+    )
+    + f""").
+We do not count claims 7 and 8 as established: at {" and ".join(map(str, weak))} steps it is
+not established that most seeds stay below the margin, and the one rate every depth shares is
+a confound (below)."""
 )
 
 # %% tags=["hide-input"]
@@ -1931,8 +1978,9 @@ family's deciding runs only (claims 7 and 8's three replications are further run
 test, reported in section 6). For Page's test (claims 1
 and 3) that null, depths exchangeable within a seed, only approximates "depth makes no
 difference" here: with the rejection rates section 5 found under its nested model for claims 1
-and 3 in place of their levels, it is about {nested_level:.2g} (an estimate under that one
-model, from its simulated rates; with their upper 95% limits, {nested_upper:.2g})."""
+and 3 in place of their levels, it is about {nested_level:.2g} (a pessimistic figure under that one
+model, whose neighbouring depths are far more alike than these nets', section 5; with their
+upper 95% limits, {nested_upper:.2g})."""
 )
 
 # %% tags=["hide-input"]
