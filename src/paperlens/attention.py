@@ -76,8 +76,9 @@ def attention(
         ``(..., n_q, n_k)`` with rows summing to 1. A query that may attend to no key (its
         mask row all False, or all -inf after adding) gets zero weights, and a zero output
         row as ``torch.nn.functional.scaled_dot_product_attention`` does
-        (``torch.nn.MultiheadAttention`` gives NaN there when it returns its weights, and on
-        its fast inference path, in ``eval()`` mode without gradients, when it does not). A
+        (``torch.nn.MultiheadAttention`` gives NaN there when it returns its weights, and in
+        some settings of its fast inference path, ``eval()`` mode without gradients, when it
+        does not). A
         finite mask such as -1e9 is added, and on a whole row it masks nothing, with a result
         that depends on the dtype. In float64, where numbers near 1e9 are $2^{-23}$ apart, the
         row keeps its unmasked weights to about 1e-7 relative. In float32 they are 64 apart:

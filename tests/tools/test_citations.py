@@ -114,6 +114,16 @@ def test_markers_become_links_with_their_locations(works):
     )
 
 
+def test_a_location_wrapped_onto_the_next_line_is_one_location(works):
+    """Prose wraps where it likes: "[@key," at the end of a line, "§4.1]" on the next."""
+    text, keys, _ = citations.expand("A [@he2016resnet,\n§4.1] b.", works, where="x")
+    assert keys == ["he2016resnet"] and "[@" not in text
+    assert '">He et al., 2016a, §4.1</a>) b.' in text
+    text, keys, errors = citations.expand("[@he2016resnet,\n\n§4.1]", works, where="x")
+    assert keys == [] and text.startswith("[@")  # a paragraph break ends it, and fails
+    assert errors == ["x:1: a citation the build cannot read: '[@he2016resnet,\\n\\n§4.1'"]
+
+
 def test_in_a_notebook_a_citation_links_to_the_paper(works):
     """Jupyter front ends drop the ids an in-page link needs; the paper's address works."""
     text, _, _ = citations.expand("[@post2018call]", works, where="x", to_paper=True)

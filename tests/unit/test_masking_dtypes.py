@@ -78,8 +78,9 @@ def test_an_all_minus_inf_row_is_nan_in_torch_softmax():
 
 def test_a_fully_masked_row_is_zero_in_sdpa_and_nan_in_multihead_attention():
     """The page: paperlens gives a fully masked row zeros, as scaled_dot_product_attention
-    does; nn.MultiheadAttention gives NaN when it returns its weights, and on its fast
-    inference path (eval mode, no gradients, more than one head) when it does not."""
+    does; nn.MultiheadAttention gives NaN when it returns its weights, and in some settings of
+    its fast inference path (here: eval mode, no gradients, two heads, batch_first, one tensor
+    as query, key and value) when it does not."""
     torch.manual_seed(0)
     q, k, v = torch.randn(1, 1, 2, 8), torch.randn(1, 1, 4, 8), torch.randn(1, 1, 4, 3)
     may_attend = torch.ones(1, 1, 2, 4, dtype=torch.bool)

@@ -32,7 +32,9 @@ from sitekit import PageError
 
 BIB_FILE = "references.bib"  # in docs/, so the site publishes it for readers to download
 PAGE = "references.md"  # the References page, generated: every entry
-MARKER = re.compile(r"\[((?:-?@[A-Za-z][\w:-]*(?:,[^;\]\n]*)?;?\s*)+)\]")
+_LEFT = re.compile(r"\[-?@[A-Za-z][^\]]{0,40}")  # what is left of a marker MARKER did not read
+# A locator may wrap onto the next line, as prose does ("[@key,\n§3.2]"), but not further.
+MARKER = re.compile(r"\[((?:-?@[A-Za-z][\w:-]*(?:,[^;\]\n]*(?:\n[^;\]\n]*)?)?;?\s*)+)\]")
 _ONE = re.compile(r"(-?)@([A-Za-z][\w:-]*)(?:,\s*([^;]*))?")
 # What a reader can follow: arXiv's and doi.org's addresses; for a work with neither (an ACL
 # paper of 2004, a technical report, a blog post), its publisher's https address.
@@ -192,13 +194,18 @@ def expand(
                 continue
             cited.extend([key] * (key not in cited))
             said = works[key].year if dash else f"{works[key].label}, {works[key].year}"
-            said += f", {locator.strip()}" if locator.strip() else ""
+            locator = " ".join(locator.split())  # a wrapped locator, on one line
+            said += f", {locator}" if locator else ""
             href = works[key].links[0][1] if to_paper else f"#ref-{key}"
             parts.append(f'<a class="citation" href="{href}">{html.escape(said)}</a>')
         return f"({'; '.join(parts)})"
 
     pieces = _CODE.split(text)
     out = [p if i % 2 else MARKER.sub(cite, p) for i, p in enumerate(pieces)]
+    for left in (_LEFT.search(p) for i, p in enumerate(out) if not i % 2):
+        if left:  # a marker MARKER cannot read: it would be shown to the reader as typed
+            line = _line(source or text, left.group(0))
+            errors.append(f"{where}:{line}: a citation the build cannot read: {left.group(0)!r}")
     return "".join(out), cited, errors
 
 
