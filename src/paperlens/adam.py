@@ -96,6 +96,7 @@ def adam_step(
         >>> for g in ([0.3, -0.1], [0.2, 0.05], [-0.4, 0.1]):
         ...     small, s_small = adam_step(small, [np.array(g)], s_small, lr=0.1)
         ...     large, s_large = adam_step(large, [1000 * np.array(g)], s_large, lr=0.1)
+        ...
         >>> bool(np.allclose(small[0], large[0], rtol=1e-6)), small[0].round(3)
         (True, array([ 0.8  , -0.901]))
 
@@ -104,6 +105,7 @@ def adam_step(
         >>> flipped, s_flip = [np.array([1.0, -1.0])], adam_init([np.array([1.0, -1.0])])
         >>> for g in ([0.3, -0.1], [0.2, 0.05], [-0.4, 0.1]):
         ...     flipped, s_flip = adam_step(flipped, [-np.array(g)], s_flip, lr=0.1)
+        ...
         >>> bool(np.allclose(flipped[0] - [1.0, -1.0], -(small[0] - [1.0, -1.0])))
         True
     """

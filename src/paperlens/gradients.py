@@ -53,6 +53,7 @@ def numerical_gradient(
         ...     f = lambda x: np.sum(np.sin(x))
         ...     errors = [numerical_gradient(f, [x], eps=eps)[0] - np.cos(x) for x in xs]
         ...     return np.median(np.abs(errors))
+        ...
         >>> bool(median_error(1e-5) < median_error(1e-6) / 2)  # the default: rounding dominates
         True
     """

@@ -150,6 +150,7 @@ def softmax_gradient_norm(scores: ArrayLike, *, axis: int = -1) -> np.float64 | 
         >>> from paperlens import softmax_gradient_norm
         >>> for c in (1, 10, 100):
         ...     print(c, f"{softmax_gradient_norm(np.array([1.0, 2.0, 3.0]) * c):.2e}")
+        ...
         1 3.89e-01
         10 9.08e-05
         100 7.44e-44

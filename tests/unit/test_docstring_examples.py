@@ -3,6 +3,7 @@ imports every name it uses. (Sybil runs the same examples in their module's name
 missing import goes unnoticed: three examples on the API page once raised NameError pasted.)"""
 
 import doctest
+import re
 import importlib
 import pkgutil
 
@@ -27,3 +28,22 @@ def test_a_docstring_example_runs_in_an_empty_namespace(test):
     report: list[str] = []
     result = runner.run(test, out=report.append)
     assert result.failed == 0, "".join(report)
+
+
+COMPOUND = re.compile(r">>> (for|while|def|class|if|with|try)\b")
+
+
+@pytest.mark.parametrize("test", docstring_tests(), ids=lambda t: t.name)
+def test_a_pasted_loop_or_def_ends_as_the_interactive_prompt_needs(test):
+    """Pasted into python3, a loop or ``def`` runs only at an empty ``...`` line; without one
+    the next line joins its body, and the 3.11 prompt raises SyntaxError (doctest does not)."""
+    lines = [line.strip() for line in (test.docstring or "").split("\n")]
+    unended = []
+    for i, line in enumerate(lines):
+        if COMPOUND.match(line):
+            j = i + 1
+            while j < len(lines) and lines[j].startswith("... "):
+                j += 1
+            if j == len(lines) or lines[j] != "...":
+                unended.append(line)
+    assert not unended, f"no empty '...' line after: {unended}"

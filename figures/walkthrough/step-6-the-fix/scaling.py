@@ -100,8 +100,12 @@ def make_frame(d_k, style, layout):
         "(largest weight above 0.99) "
         f"among {N:,} random ones, drawn for every d_k from {D_KS[0]} to {D_KS[-1]}: "
         f"{g_raw:.0%} here unscaled, rising from {raw_shares[0]:.0%} at d_k = {D_KS[0]} to "
-        f"{raw_shares[-1]:.0%} at d_k = {D_KS[-1]}; {g_fix:.0%} here divided, and at most "
-        f"{divided_shares.max():.1%} at any d_k."
+        f"{raw_shares[-1]:.0%} at d_k = {D_KS[-1]}; {g_fix:.0%} here divided, and "
+        + (
+            f"at most {100 * divided_shares.max():.2g}% at any d_k."
+            if divided_shares.max() > 0
+            else "none at any d_k."
+        )
     )
     return pl.show(fig, alt)
 
