@@ -3,9 +3,9 @@ imports every name it uses. (Sybil runs the same examples in their module's name
 missing import goes unnoticed: three examples on the API page once raised NameError pasted.)"""
 
 import doctest
-import re
 import importlib
 import pkgutil
+import re
 
 import pytest
 
