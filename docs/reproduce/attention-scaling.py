@@ -747,10 +747,11 @@ they do not. The verdicts agree; the sizes are sizes at the chosen rates.
   one point $k$ of the grid the two are alike: their median tuning losses differ by at most
   {same_rate:.0%} at either of those rates, and the unscaled layer stopped half a step lower
   because one of its tuning seeds ends at {blown:.2g} at $k = {k_small[0]:g}$ (the rule
-  judges a rate by its worst seed). The margin was sized to the page's grid, a factor 2 apart;
-  the finer grid resolves a difference the margin absorbs. So the full sweeps' shift, a factor
-  {10**shift.estimate:.1f} (interval {10**shift.low:.2f} to {10**shift.high:.2f}), is the
-  better-resolved estimate of the two layers *as this tuning rule sets their rates*; with a
+  judges a rate by its worst seed). So the full sweeps' shift, a factor
+  {10**shift.estimate:.1f} (interval {10**shift.low:.2f} to {10**shift.high:.2f}), measures the
+  two layers *as this tuning rule set their rates on these tuning seeds*, which another draw of
+  tuning seeds could change, not a difference between the layers at one rate. The margin was
+  sized to the page's grid, a factor 2 apart, and absorbs such a difference; with a
   margin fixed from what would matter rather than from the grid, say a tenth of a decade (a
   factor {10**0.1:.2f}), the two layers as the full sweeps' tuning set them would *not* be
   equivalent at $d_k = {small_dk}$, while this page's own interval lies inside that margin (a
