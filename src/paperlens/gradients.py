@@ -30,7 +30,7 @@ def numerical_gradient(
         f: scalar function of an array of x's shape.
         x: the point, any shape ``(...)``.
         eps: the step $\varepsilon$. At the default 1e-6 rounding error dominates in float64;
-            the two errors balance near $(3\,\mathrm{eps}_{64})^{1/3} \approx 9 \cdot 10^{-6}$,
+            their sum is smallest near $(3\,\mathrm{eps}_{64})^{1/3} \approx 9 \cdot 10^{-6}$,
             but both stay far below the ``rtol`` of about 1e-6 that comparisons use.
 
     Returns:
