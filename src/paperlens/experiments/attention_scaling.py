@@ -1065,13 +1065,21 @@ def design_markdown(entries: Sequence[dict[str, Any]]) -> str:
             f"test seeds {log._seed_range(setup.seeds)}"
         )
 
-    later = [i for i, e in enumerate(entries, 1) if e["design"] == DESCRIBED_AS]
+    later = [  # explorations after the confirmation that reuse its test seeds
+        i
+        for i, e in enumerate(entries, 1)
+        if first is not None
+        and i > first + 1
+        and e["purpose"] == "exploration"
+        and set(e["seeds"]) & set(PAGE.seeds)
+    ]
     text = [
         f"**Seeds.** Exploration ({n_explore} log entries) used {len(explored)} seeds, from "
         f"{explored[0]} to {explored[-1]}. The confirmation uses seeds none of them used: on this "
         f"page, {seeds(PAGE)}; in the full sweeps, {seeds(FULL)}."
         + (
-            f" After the confirmation, log entry {', '.join(map(str, later))} reused this page's "
+            f" After the confirmation, log {'entries' if len(later) > 1 else 'entry'} "
+            f"{' and '.join(map(str, later))} reused this page's "
             "test seeds for descriptions that decide nothing."
             if later
             else ""
