@@ -223,7 +223,8 @@ $1/n_k = {1 / n_k:g}$ and one-hot weights $1$; a mean largest weight above the m
 ${mid:g}$ is nearer one-hot. Claim 1 predicts where the unscaled mean crosses it.
 
 **Passing back less gradient.** The softmax passes a gradient $g$ at its weights $w$ back to
-the scores as $J g$, with Jacobian $J = \\operatorname{{diag}}(w) - w w^\\top$. How much gets
+the scores as $J g$, with Jacobian $J = \\operatorname{{diag}}(w) - w w^\\top$ (symmetric, so
+$J g$ equals the $J^T g$ of the chain rule in Foundations). How much gets
 through depends on $g$. For $g$ drawn uniformly from the unit sphere, $E[g g^\\top] = I/n_k$,
 so $E \\lVert J g \\rVert^2 = \\lVert J \\rVert_F^2 / n_k$: the Frobenius norm
 $\\lVert J \\rVert_F$ is $\\sqrt{{n_k}}$ times the root mean square of the gradient passed back,

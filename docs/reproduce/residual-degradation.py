@@ -40,9 +40,13 @@
 # $$\text{plain: } h_{l+1} = F_l(h_l), \qquad \text{residual: } h_{l+1} = h_l + F_l(h_l),
 # \qquad F_l(h) = \operatorname{relu}(h)\, W_l + b_l,$$
 #
-# with an input layer before and an output layer after; `pl.mlp_backward` derives the
-# gradients by hand (and [Debug before you reproduce](debugging.md) checks them). The setup
-# below borrows from more papers: the optimiser, Adam [@kingma2015adam]; the starting
+# with an input layer before and an output layer after. These are not He et al.'s blocks:
+# each of ours holds one weight layer, with the ReLU in front and nothing after the addition,
+# where the ResNet paper's hold two or three, with a ReLU after the addition, and of one-layer
+# blocks the paper says it has "not observed advantages" [@he2016resnet, §3.2] (the last
+# section, "What this shows, and what it does not", quotes it in full). `pl.mlp_backward`
+# derives the gradients by hand (and [Debug before you reproduce](debugging.md) checks them).
+# The setup below borrows from more papers: the optimiser, Adam [@kingma2015adam]; the starting
 # weights, from He et al.'s *Delving Deep into Rectifiers* [@he2015delving]; residual
 # branches scaled by $1/\sqrt{L}$, as GPT-2's are [@radford2019language, §2.3] (Fixup scales
 # them down with depth by its own rule [@zhang2019fixup]); to explain how a narrow net's
