@@ -68,12 +68,14 @@ import numpy as np
 assert (np.ones((2, 3)) + np.arange(3)).shape == (2, 3)
 ```
 """
-EXAMPLE = '\n```python\nassert 2 + 2 == 4, "one more example"\n```\n'
 # Their examples must run in the server's worker pool, never come from a cache an earlier
-# session filled (PAPERLENS_CACHE_DIR may be one): each session's are its own.
-SESSION = f"\n<!-- {uuid.uuid4()} -->\n"
-NEW_SOURCE += SESSION
-EXAMPLE += SESSION
+# session filled (PAPERLENS_CACHE_DIR may be one): each session's are its own. The session's id
+# is in the code, as a comment: the cache's key reads the examples, not the prose around them
+# (an id in an HTML comment once left the key unchanged, and a warm cache ran no example).
+SESSION = f"  # test session {uuid.uuid4()}"
+EXAMPLE = f'\n```python\nassert 2 + 2 == 4, "one more example"{SESSION}\n```\n'
+NEW_SOURCE = NEW_SOURCE.replace("== (2, 3)\n", f"== (2, 3){SESSION}\n")
+assert SESSION in NEW_SOURCE
 
 
 def fetch(url: str) -> str:
