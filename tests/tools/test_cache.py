@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from paperlens import _cache as experiments
-from sitekit import cache
+from sitekit import cache, examples, figures
 
 # The three ways a disk that filled up, a lost power or a stray write leaves a file.
 DAMAGE = {
@@ -126,3 +126,22 @@ def test_the_key_covers_the_library_source_and_versions(tmp_path, monkeypatch):
     monkeypatch.setattr(experiments, "environment_key", lambda: "another library or kernel")
     square(4)
     assert CALLS == [4, 4]
+
+
+def test_the_library_s_key_covers_its_data_as_well_as_its_code(tmp_path, monkeypatch):
+    """The experiment pages read the log and the kernels' verdicts: a new record must run them
+    again (it once left them showing the configurations of the record before)."""
+    library = tmp_path / "src" / "paperlens"
+    log = library / "experiments" / "log" / "kernels.json"
+    log.parent.mkdir(parents=True)
+    (library / "__init__.py").write_text("x = 1\n")
+    log.write_text('{"native": "Haswell"}')
+    monkeypatch.setattr(cache, "ROOT", tmp_path)
+    keys = {"figures and notebooks": figures.library_key, "examples": examples.environment_key}
+    before = {name: key() for name, key in keys.items()}
+    (library / "__pycache__").mkdir()
+    (library / "__pycache__" / "__init__.cpython-311.pyc").write_bytes(b"compiled")
+    assert {name: key() for name, key in keys.items()} == before  # not a file of the library's
+    log.write_text('{"native": "SkylakeX"}')
+    after = {name: key() for name, key in keys.items()}
+    assert all(after[name] != before[name] for name in keys), after

@@ -34,6 +34,7 @@ from sitekit.paths import ROOT
 
 __all__ = [
     "FRONT_MATTER",
+    "LIBRARY",
     "blas_config",
     "dropped",
     "hash_files",
@@ -52,6 +53,12 @@ __all__ = [
 
 # This package's folder: the sitekit modules a figure imports are read from here.
 PACKAGE_DIR = Path(__file__).resolve().parent
+
+# The library as the pages see it, for the keys of what they compute with it (examples,
+# figures, executed notebooks): its code and its data. The experiment log (``*.jsonl``) and the
+# kernels' verdicts (``kernels.json``) are read by the experiment pages, so a new record (``make
+# claims``) must run them again, not serve their pages from before it.
+LIBRARY = ("src/paperlens/**/*",)
 
 
 def read_json(path: Path) -> Any:

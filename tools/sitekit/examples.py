@@ -42,7 +42,15 @@ from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
 from sybil.typing import Parser
 
 from sitekit import lifecycle
-from sitekit.cache import blas_config, hash_files, hash_sitekit, read_pickle, versions, write
+from sitekit.cache import (
+    LIBRARY,
+    blas_config,
+    hash_files,
+    hash_sitekit,
+    read_pickle,
+    versions,
+    write,
+)
 from sitekit.paths import ROOT, cache_root
 from sitekit.sybil_parsers import PythonBlockParser
 
@@ -52,7 +60,6 @@ PATTERNS = ["docs/*.md", "docs/**/*.md"]
 # run them (this one and what it imports, `sitekit.cache.hash_sitekit`), and the installed
 # distributions of `sitekit.cache.versions`. A page whose examples import sitekit themselves (as
 # the contributing guide's do) depends on the whole of it (`BUILD_CODE`, in `page_key`).
-SOURCES = ("src/paperlens/**/*.py",)
 BUILD_CODE = ("tools/sitekit/**/*.py", "tools/sitekit/*.js")
 
 
@@ -252,7 +259,7 @@ def collected(path: Path) -> int:
 
 def environment_key() -> str:
     """Everything an outcome depends on besides the page: sources, versions, BLAS kernel."""
-    digest = hashlib.sha256(hash_files(SOURCES).encode())
+    digest = hashlib.sha256(hash_files(LIBRARY).encode())
     digest.update(hash_sitekit([Path(__file__)]).encode())  # an edit to the rest runs nothing
     digest.update(repr(sorted(versions().items())).encode())
     digest.update(blas_config().encode())

@@ -31,13 +31,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from sitekit import PageError, cache, figstyle
-from sitekit.cache import PACKAGE_DIR, blas_config, hash_files, hash_sitekit
+from sitekit.cache import LIBRARY, PACKAGE_DIR, blas_config, hash_files, hash_sitekit
 from sitekit.paths import ROOT, cache_root
 
 FIGURES_DIR = ROOT / "figures"
-# Inputs shared by every figure: the library, and the renderer that runs every script (with the
-# sitekit modules it imports, figstyle among them; see `sitekit.cache.sitekit_sources`).
-SHARED_INPUTS = ("src/paperlens/**/*.py",)
+# Inputs shared by every figure: the library (`sitekit.cache.LIBRARY`, its data included), and
+# the renderer that runs every script (with the sitekit modules it imports, figstyle among them;
+# see `sitekit.cache.sitekit_sources`).
 RENDERER = PACKAGE_DIR / "render.py"
 
 
@@ -146,13 +146,13 @@ def discover(folder: Path = FIGURES_DIR) -> list[Figure]:
 
 
 def library_key() -> str:
-    """A hash of the library's source, ``src/paperlens``."""
-    return hash_files(SHARED_INPUTS)
+    """A hash of the library's files, ``src/paperlens``: its code and its data."""
+    return hash_files(LIBRARY)
 
 
 def shared_key() -> str:
     """The part of every figure's key that no script chooses: the library and the renderer."""
-    return hash_files(SHARED_INPUTS) + hash_sitekit([RENDERER])
+    return hash_files(LIBRARY) + hash_sitekit([RENDERER])
 
 
 def cache_key(figure: Figure, shared: str, blas: str = "") -> str:
