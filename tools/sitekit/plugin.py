@@ -313,7 +313,7 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         # page a third of the size. Every formula was rendered in on_page_content (cached), and
         # one KaTeX could not render was told there: under make serve its page keeps its TeX.
         with contextlib.suppress(PageError):
-            output = self._build().renderer.render_page(output, where=page.file.src_uri)
+            output = self._build().renderer.render_page(output, where=f"docs/{page.file.src_uri}")
         links = self._session().links
         if links is not None:
             output = preview.show_link_problems(output, links.pages.get(page.file.src_uri, []))
