@@ -19,7 +19,8 @@ The contract an experiment module keeps to take part (``/work/briefs/experiments
 full sweeps also ``FULL``, and ``record(result, *, command, note) -> dict`` to write its own log
 entry (without ``record`` the entry is generic: the claims, ``FULL``'s fields as the config and
 its ``seeds``). A module may also list ``KERNEL_CHECKS``, pairs of a setup and the function that
-decides its claims, run with the page setup under every kernel (and not recorded); each such
+decides its claims (or triples, with the function that runs the setup, when ``run`` does not),
+run with the page setup under every kernel (and not recorded); each such
 claim must reach the verdict its confirmation recorded (``recorded(setup)``), which for a
 claim the data refuted is "fails". A page claim must hold.
 ``--record-page`` records the page setup's run too: the first time, that is the
@@ -80,8 +81,8 @@ for name in names:
     claims = module.claims(result)
     expected = [True] * len(claims)
     if part == "page":  # the log's other designs, checked under every kernel too (not recorded)
-        for other, decide in getattr(module, "KERNEL_CHECKS", ()):
-            found = decide(module.run(other))
+        for other, decide, *runner in getattr(module, "KERNEL_CHECKS", ()):
+            found = decide((runner[0] if runner else module.run)(other))
             recorded = module.recorded(other)[0]["outcome"]["claims"]
             claims += found
             expected += [c["holds"] for c in recorded]
