@@ -10,8 +10,9 @@ initialisation draws from seeds 1000-1002 and 2000-3999 (before them, a first de
 two studies run after it, for reviews (``after_review_*``), describe and decide nothing: the
 first reruns the page's confirmation (``PAGE``, confirmed in log entry 14: its initialisation,
 tuning and test seeds) beside fresh draws from seed 7003 (``DESCRIBE_SEED``), though its own
-entry, 16, lists only 7003 and the test seeds; the second draws from seed 7004. Each
-study prints what it found and,
+entry, 16, lists only 7003 and the test seeds; the second draws from seed 7004. The last
+study (``tuned_equivalence_power``) sized claim 3's redesign (``TUNED``) on seeds 10000-10063,
+before that design's confirmation on seeds 20000-23455. Each study prints what it found and,
 with ``--record``, appends it to ``src/paperlens/experiments/log/attention_scaling.jsonl`` with
 this command and the commit it ran at.
 
