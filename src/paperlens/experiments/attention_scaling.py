@@ -1246,9 +1246,10 @@ def design_markdown(entries: Sequence[dict[str, Any]]) -> str:
         and set(e["seeds"]) & set(PAGE.seeds)
     ]
     text = [
-        f"**Seeds.** Exploration ({n_explore} log entries) used {len(explored)} seeds, from "
-        f"{explored[0]} to {explored[-1]}. The confirmation uses seeds none of them used: on this "
-        f"page, {seeds(PAGE)}; in the full sweeps, {seeds(FULL)}."
+        f"**Seeds.** Exploration before the first confirmation ({n_explore} log entries) used "
+        f"{len(explored)} seeds, from {explored[0]} to {explored[-1]}. The confirmation uses "
+        f"seeds none of them used: on this page, {seeds(PAGE)}; in the full sweeps, "
+        f"{seeds(FULL)}."
         + (
             f" After the confirmation, log {'entries' if len(later) > 1 else 'entry'} "
             f"{' and '.join(map(str, later))} reused this page's "
@@ -1258,6 +1259,13 @@ def design_markdown(entries: Sequence[dict[str, Any]]) -> str:
         ),
         f"**Claim 3's margin**, ±{D.margin:g} in log10 final loss: {D.margin_reason}.",
     ]
+    sized = _latest(entries, "explore-tuned-equivalence-power")
+    if sized is not None:
+        text[0] += (
+            f" Claim 3's redesign (`TUNED`, section 2) was explored on seeds "
+            f"{log._seed_range(sized['seeds'])} and confirmed on seeds "
+            f"{log._seed_range(TUNED.seeds)}, after all of these."
+        )
     init = [
         e
         for e in entries
