@@ -789,6 +789,56 @@ def tuned_equivalence_power() -> tuple[dict[str, Any], dict[str, Any], list[int]
     )
 
 
+@study
+def after_review_tuned() -> tuple[dict[str, Any], dict[str, Any], list[int], str]:
+    """Why some of claim 8's replications chose rates far apart (`TUNED`): not a claim.
+
+    For each replication whose two chosen exponents lie 3 or more grid steps apart, the unscaled
+    layer's tuning is run again on its own tuning seeds: how many of them end above 1e-3 (stuck)
+    at the scaled layer's chosen rate, and at the unscaled layer's own.
+    """
+    from paperlens.experiments import attention_scaling as exp
+
+    T = exp.TUNED
+    _, result = exp.recorded(T)
+    step = T.exponents[1] - T.exponents[0]
+    gap = (result.chosen[:, 1] - result.chosen[:, 0]) / step
+    far = [int(i) for i in np.flatnonzero(np.abs(gap) >= 3)]
+    exponents = np.asarray(T.exponents)
+    rates = exp.arm_rates("unscaled", T.d_k, T.exponents)
+    outcome: dict[str, Any] = {"replications 3 or more steps apart": far}
+    seeds: list[int] = []
+    for i in far:
+        tune, _ = T.replication(i)
+        seeds += tune
+        final = train([Hyper(scale=1.0, lr=r) for r in rates], tune, d_k=T.d_k, steps=T.steps)
+        final = np.nan_to_num(final[..., -1], nan=np.inf)  # (rates, tune seeds)
+        at = {
+            "scaled's k": int(np.flatnonzero(exponents == result.chosen[i, 0])[0]),
+            "own k": int(np.flatnonzero(exponents == result.chosen[i, 1])[0]),
+        }
+        outcome[f"replication {i}"] = {
+            "chosen k (scaled, unscaled)": result.chosen[i].tolist(),
+            **{
+                f"unscaled tuning seeds above 1e-3 at the {name}": int((final[j] > 1e-3).sum())
+                for name, j in at.items()
+            },
+        }
+        print(i, outcome[f"replication {i}"])
+    config = {"design": T.name, "threshold": 1e-3, "steps": T.steps}
+    return (
+        config,
+        outcome,
+        seeds,
+        (
+            "Asked by a review (r22-3) after the confirmation of TUNED, deciding nothing: in the "
+            "replications whose chosen rates lie 3 or more grid steps apart, how many of the "
+            "unscaled layer's tuning seeds end stuck (above 1e-3) at the scaled layer's chosen "
+            "rate and at its own (the confirmation's tuning seeds, already seen)"
+        ),
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("study", choices=sorted(STUDIES))
