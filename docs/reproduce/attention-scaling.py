@@ -861,8 +861,8 @@ $d_\\mathrm{{model}}$)."""
 #
 # The training claims above hold each layer's rate at the one value its tuning seeds chose, and
 # the equivalence claim's margin was sized to the grid. A design of its own, fixed in code
-# (`exp.TUNED`) before its one confirmation run and recorded in the log, asks the equivalence
-# claim's question again with both fixed: each replication tunes both layers afresh, on tuning
+# (`exp.TUNED`) before its one confirmation run and recorded in the log, asks a related
+# question with both fixed: each replication tunes both layers afresh, on tuning
 # seeds of its own and by the page's rule (the
 # worst tuning seed decides), on a finer grid, then tests them on fresh seeds, each seed drawing
 # a task of its own. The claim is about the centre of the replications' shifts, with a margin
@@ -870,6 +870,8 @@ $d_\\mathrm{{model}}$)."""
 # the log and decides the claim again from the numbers logged.
 
 # %% tags=["hide-input"]
+import json
+
 R = redesign.replications
 within = np.abs(redesign_shifts) < redesign.margin
 share = stats.binomtest(int(within.sum()), R).proportion_ci(1 - 2 * alpha, method="exact")
@@ -877,6 +879,17 @@ step = redesign.exponents[1] - redesign.exponents[0]
 gap = (redesigned.chosen[:, 1] - redesigned.chosen[:, 0]) / step  # unscaled minus scaled, steps
 same_k = gap == 0
 k_sd = redesigned.chosen.std(axis=0, ddof=1)  # the chosen exponents' spread, scaled first
+mean_gap = (redesigned.log_final[:, 1] - redesigned.log_final[:, 0]).mean(axis=1)  # (R,)
+swept = json.loads(log.KERNELS.read_text(encoding="utf-8"))  # the last `make claims`
+by_kernel = next(
+    (c["verdicts"] for c in swept["claims"] if c["statement"] == redesign_claims[0].statement),
+    {},
+)
+evidence = {}  # kernel configurations by the interval they gave
+for config, (held, text) in by_kernel.items():
+    assert held  # the verdict the confirmation recorded, under every kernel
+    evidence.setdefault(text.split("shift ")[-1], []).append(config)
+mean_ci = stats.ttest_1samp(mean_gap, 0).confidence_interval(1 - 2 * alpha)
 per_step = np.polyfit(gap, redesign_shifts, 1)[0]  # least squares: the shift per grid step
 r2 = np.corrcoef(gap, redesign_shifts)[0, 1] ** 2
 (redesign_claim,) = redesign_claims
@@ -909,7 +922,6 @@ stuck_at_scaled = [
 assert widest_entry["outcome"]["replications 3 or more steps apart"] == np.flatnonzero(far).tolist()
 assert min(stuck_at_scaled) >= 1 and (gap[far] < 0).all()
 lean_p = stats.binomtest(int((gap < 0).sum()), int((gap != 0).sum())).pvalue
-spread_p = stats.levene(*redesigned.chosen.T).pvalue
 skew_p = stats.skewtest(redesign_shifts).pvalue
 assert redesign_claim.holds and -redesign.margin < centre.low and centre.high < redesign.margin
 assert redesign_entry["note"].startswith("the confirmation of TUNED, run once")
@@ -917,7 +929,9 @@ assert (np.abs(redesign_shifts[same_k]) < redesign.margin).all() and per_step < 
 assert (gap < 0).sum() > (gap > 0).sum() and np.median(np.abs(redesign_shifts)) > redesign.margin
 Markdown(
     f"""**The design** (`exp.TUNED`, log entry {entry_number}, {len(redesign.seeds):,} seeds that no
-other entry used). Each of {R} replications tunes both layers at $d_k = {redesign.d_k}$ (MSE,
+earlier entry used; entry {entries_all.index(widest_entry) + 1}, below, later reran the tuning on
+{len(widest_entry["seeds"])} of them). Each of {R} replications tunes both layers at $d_k =
+{redesign.d_k}$ (MSE,
 gradient descent, {redesign.steps} steps) on {redesign.tune_seeds} tuning seeds, on a grid a
 factor $2^{{{step:g}}}$ apart ($k$ from {redesign.exponents[0]:g} to
 {redesign.exponents[-1]:g}), and tests them on {redesign.test_seeds} fresh seeds; its outcome is
@@ -944,16 +958,21 @@ its centre moved (median {np.median(redesign_shifts):+.3f}, against the pool's
 resampled, say how often {R} replications would show the equivalence (a description, measured
 after the run): {
         "; ".join(f"{share_at:.2f} at a centre of {c:.3g}" for c, share_at in recentred.items())
-    }. The design had the power the rule aimed at only for a centre near 0.
+    }. The design had the power the rule aimed at only for a centre at or below the estimate.
+Under every BLAS kernel `make claims` ran ({len(by_kernel)} configurations), the claim holds,
+but rounding moves some replications' results, and with them the interval: {
+        "; ".join(
+            f"a shift of {text} under {', '.join(configs)}" for text, configs in evidence.items()
+        )
+    }.
 The test: the two one-sided signed-rank tests over the {R} shifts, which assume them
 independent (no seed is shared, and each seed draws its own task) and symmetric about their
 centre.
 
 {exp.claims_markdown([redesign_as_tested], start=redesign_number)}
 
-**What it shows.** Any systematic difference between the two layers at
-$d_k = {redesign.d_k}$, once each is tuned, is smaller than the margin: the pseudo-median of
-the replications' *signed* shifts is {centre}, a factor {10**centre.estimate:.3f}, with the
+**What it shows.** The registered summary, the pseudo-median of the replications' *signed*
+shifts, lies within the margin: it is {centre}, a factor {10**centre.estimate:.3f}, with the
 interval's ends a factor {10**centre.high:.2f} against the unscaled layer and
 {10**-centre.low:.2f} in its favour, inside the margin's
 {10**redesign.margin:.2f}. Positive and negative shifts cancel in that centre, so it does not
@@ -963,6 +982,13 @@ say that one tuning finds the layers within the margin, and mostly one does not:
 median replication's shift is {np.median(np.abs(redesign_shifts)):.3f} in size, a factor
 {10 ** np.median(np.abs(redesign_shifts)):.2f}, and the shifts run from
 {redesign_shifts.min():+.2f} to {redesign_shifts.max():+.2f} (a factor {10**widest:.1f}).
+Another summary of the same runs gives another answer: the mean difference over each
+replication's test seeds, averaged over the replications (the gap someone who tunes once can
+expect), is {mean_gap.mean():+.3f}, with a 98% $t$-interval from {mean_ci.low:+.3f} to
+{mean_ci.high:+.3f}: above 0, and not inside the margin (a description). So claim
+{redesign_number} holds for the summary it registered, and says that the tuning protocol shows
+no net lean between the layers larger than the margin by that summary; the estimands that match
+the margin's reason, one tuning's gap and the mean gap, do not meet it.
 
 What sets a replication's shift is the rates its tuning chose (descriptions, measured after the
 run). In the {int(same_k.sum())} replications where both layers chose the same point $k$ of the
@@ -974,10 +1000,9 @@ slope, $R^2$ = {r2:.2f}), more than the margin. The same rule, on the same grid,
 $k$ for the unscaled layer in {int((gap < 0).sum())} replications and a higher one in
 {int((gap > 0).sum())} (a sign test gives p = {lean_p:.2g}, not below the page's {alpha:g}),
 and the unscaled layer's chosen $k$ varies more (standard deviation {k_sd[1]:.2f}, against
-{k_sd[0]:.2f} scaled; Levene's test p = {spread_p:.1g}). The lean comes from a few
-replications: in the {int(far.sum())} whose chosen rates lie three or more grid steps apart,
-the unscaled layer's rate is always the lower, and without them the centre is
-{hl(redesign_shifts[~far])}. Their tuning, run again after the fact (log entry
+{k_sd[0]:.2f} scaled). The widest gaps all lean one way: in the {int(far.sum())} replications
+whose chosen rates lie three or more grid steps apart, the unscaled layer's rate is always the
+lower, and no gap of that size runs the other way. Their tuning, run again after the fact (log entry
 {entries_all.index(widest_entry) + 1}), shows why: at the scaled layer's chosen rate, between
 {min(stuck_at_scaled)} and {max(stuck_at_scaled)} of the unscaled layer's
 {redesign.tune_seeds} tuning seeds end stuck (above $10^{{-3}}$), and the worst-seed rule moves
@@ -1255,7 +1280,8 @@ the full sweeps' finer grid it ends a factor {10**shift.estimate:.1f} worse, on
 tuning rule chose (at one point of the grid the two are alike). With the whole tuning
 replicated {R} times, the centre of the replications' signed shifts lies within a factor
 {10**redesign.margin:.2f} (claim {redesign_number}), while most single replications find the
-two farther apart than that, up to a factor {10**widest:.1f}. At $d_k = 16$ it
+two farther apart than that, up to a factor {10**widest:.1f}, and the mean gap's interval
+reaches beyond the margin. At $d_k = 16$ it
 ends a factor {10 ** -sweep[("mse", "16")].estimate:.2f} *better*, on
 {int((full_16 < 0).sum())} of {full_16.size} seeds, also inside the margin (a description:
 no claim compared the tuned layers' final losses at $d_k = 16$). At

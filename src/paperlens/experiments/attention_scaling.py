@@ -1266,6 +1266,19 @@ def design_markdown(entries: Sequence[dict[str, Any]]) -> str:
             f"{log._seed_range(sized['seeds'])} and confirmed on seeds "
             f"{log._seed_range(TUNED.seeds)}, after all of these."
         )
+        confirmed = next(
+            (i for i, e in enumerate(entries) if e["design"] == TUNED.name), len(entries)
+        )
+        reran = [
+            i + 1
+            for i, e in enumerate(entries)
+            if i > confirmed and set(e["seeds"]) & set(TUNED.seeds)
+        ]
+        if reran:
+            text[0] += (
+                f" Log entry {' and '.join(map(str, reran))} later reused some of its tuning "
+                "seeds for a description that decides nothing."
+            )
     init = [
         e
         for e in entries
