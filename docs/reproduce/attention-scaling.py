@@ -888,10 +888,11 @@ by_kernel = next(
     (c["verdicts"] for c in swept["claims"] if c["statement"] == redesign_claims[0].statement),
     {},
 )
-evidence = {}  # kernel configurations by the interval they gave
-for config, (held, text) in by_kernel.items():
-    assert held  # the verdict the confirmation recorded, under every kernel
-    evidence.setdefault(text.split("shift ")[-1], []).append(config)
+assert all(held for held, _ in by_kernel.values())  # the recorded verdict, under every kernel
+evidence = {  # the intervals the kernels gave, each with its configurations
+    shift_text: [c for c, (_, text) in by_kernel.items() if text.endswith(shift_text)]
+    for shift_text in dict.fromkeys(text.split("shift ")[-1] for _, text in by_kernel.values())
+}
 mean_ci = stats.ttest_1samp(mean_gap, 0).confidence_interval(1 - 2 * alpha)
 per_step = np.polyfit(gap, redesign_shifts, 1)[0]  # least squares: the shift per grid step
 r2 = np.corrcoef(gap, redesign_shifts)[0, 1] ** 2
