@@ -938,11 +938,8 @@ assert (gap < 0).sum() > (gap > 0).sum() and np.median(np.abs(redesign_shifts)) 
 Markdown(
     f"""**The design** (`exp.TUNED`, log entry {entry_number}, {len(redesign.seeds):,} seeds that no
 earlier entry used; entry {entries_all.index(widest_entry) + 1}, below, later reran the unscaled
-layer's
-tuning on {len(widest_entry["seeds"])} of them). Each of {R} replications tunes both layers at $d_k
-=
-{redesign.d_k}$ (MSE,
-gradient descent, {redesign.steps} steps) on {redesign.tune_seeds} tuning seeds, on a grid a
+layer's tuning on {len(widest_entry["seeds"])} of them). Each of {R} replications tunes both
+layers at $d_k = {redesign.d_k}$ (MSE, gradient descent, {redesign.steps} steps) on {redesign.tune_seeds} tuning seeds, on a grid a
 factor $2^{{{step:g}}}$ apart ($k$ from {redesign.exponents[0]:g} to
 {redesign.exponents[-1]:g}), and tests them on {redesign.test_seeds} fresh seeds; its outcome is
 the Hodges–Lehmann shift of the paired log10 final losses, unscaled minus scaled.
