@@ -896,8 +896,6 @@ evidence = {  # the intervals the kernels gave, each with its configurations
 }
 mean_ci = stats.ttest_1samp(mean_gap, 0).confidence_interval(1 - 2 * alpha)
 shifts_ci = stats.ttest_1samp(redesign_shifts, 0).confidence_interval(1 - 2 * alpha)
-own = [hl(f[1] - f[0]) for f in redesigned.log_final]  # each replication's own interval
-own_half = float(np.median([(i.high - i.low) / 2 for i in own]))
 per_step = np.polyfit(gap, redesign_shifts, 1)[0]  # least squares: the shift per grid step
 r2 = np.corrcoef(gap, redesign_shifts)[0, 1] ** 2
 (redesign_claim,) = redesign_claims
@@ -939,10 +937,11 @@ Markdown(
     f"""**The design** (`exp.TUNED`, log entry {entry_number}, {len(redesign.seeds):,} seeds that no
 earlier entry used; entry {entries_all.index(widest_entry) + 1}, below, later reran the unscaled
 layer's tuning on {len(widest_entry["seeds"])} of them). Each of {R} replications tunes both
-layers at $d_k = {redesign.d_k}$ (MSE, gradient descent, {redesign.steps} steps) on {redesign.tune_seeds} tuning seeds, on a grid a
-factor $2^{{{step:g}}}$ apart ($k$ from {redesign.exponents[0]:g} to
-{redesign.exponents[-1]:g}), and tests them on {redesign.test_seeds} fresh seeds; its outcome is
-the Hodges–Lehmann shift of the paired log10 final losses, unscaled minus scaled.
+layers at $d_k = {redesign.d_k}$ (MSE, gradient descent, {redesign.steps} steps) on
+{redesign.tune_seeds} tuning seeds, on a grid a factor $2^{{{step:g}}}$ apart ($k$ from
+{redesign.exponents[0]:g} to {redesign.exponents[-1]:g}), and tests them on
+{redesign.test_seeds} fresh seeds; its outcome is the Hodges–Lehmann shift of the paired log10
+final losses, unscaled minus scaled.
 
 This is a control that the paper's suspected mechanism implies, not the paper's own sentence:
 "for small values of $d_k$ the two mechanisms perform similarly" compares additive with
@@ -991,9 +990,7 @@ say that one tuning finds the layers within the margin, and in this sample fewer
 median replication's shift is {np.median(np.abs(redesign_shifts)):.3f} in size, a factor
 {10 ** np.median(np.abs(redesign_shifts)):.2f}, and the shifts run from
 {redesign_shifts.min():+.2f} to {redesign_shifts.max():+.2f} (a factor {10**widest:.1f}).
-Each replication's shift is itself an estimate from {redesign.test_seeds} test seeds, whose
-own 98% interval has a median half-width of {own_half:.3f}, about the margin: the share within
-the margin sorts noisy estimates. Another summary of the same runs gives another answer: the mean
+Another summary of the same runs gives another answer: the mean
 difference over each
 replication's test seeds, averaged over the replications (the gap someone who tunes once can
 expect), is {mean_gap.mean():+.3f}, with a 98% $t$-interval from {mean_ci.low:+.3f} to
