@@ -25,6 +25,7 @@ def machine(tmp_path, monkeypatch):
     Chrome. Each test puts browsers where it wants them."""
     monkeypatch.delenv("PAPERLENS_CHROMIUM", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path / "ms-playwright"))
     monkeypatch.setattr(browser, "_playwright_chromium", lambda: None)
     monkeypatch.setattr(browser, "MACOS_CHROME", tmp_path / "Applications" / "Google Chrome")
     browser.find_chromium.cache_clear()
@@ -70,8 +71,43 @@ def test_playwright_s_own_chromium_comes_before_path(machine, monkeypatch):
 
 def test_playwright_s_path_counts_only_once_installed(machine, monkeypatch):
     on_path = executable(machine / "bin", "chromium")
+    (machine / "ms-playwright" / "chromium-1").mkdir(parents=True)  # a folder, without the browser
     monkeypatch.setattr(browser, "_playwright_chromium", lambda: machine / "not-installed")
     assert browser.find_chromium() == on_path
+
+
+def test_playwright_is_not_asked_when_it_has_installed_no_chromium(machine, monkeypatch):
+    """Asking Playwright starts its driver (half a second of every build): it is asked only
+    when its browsers' folder holds a Chromium."""
+    on_path = executable(machine / "bin", "chromium")
+
+    def asked() -> Path:
+        raise AssertionError("Playwright's driver was started")
+
+    monkeypatch.setattr(browser, "_playwright_chromium", asked)
+    (machine / "ms-playwright" / "firefox-1").mkdir(parents=True)
+    assert browser.find_chromium() == on_path
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"PLAYWRIGHT_BROWSERS_PATH": "/opt/browsers"}, Path("/opt/browsers")),
+        ({"XDG_CACHE_HOME": "/c"}, Path("/c/ms-playwright")),
+    ],
+)
+def test_playwright_s_browsers_folder_is_where_its_registry_puts_it(env, expected, monkeypatch):
+    monkeypatch.delenv("PLAYWRIGHT_BROWSERS_PATH", raising=False)
+    monkeypatch.setattr(browser.sys, "platform", "linux")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert browser.playwright_browsers() == expected
+
+
+def test_without_playwright_for_python_the_reason_says_to_run_make_env(machine, monkeypatch):
+    executable(machine / "bin", "chromium")
+    monkeypatch.setattr(browser.importlib.util, "find_spec", lambda name: None)
+    assert browser.chromium_missing() == "Playwright for Python is not installed; run `make env`"
 
 
 def test_chrome_s_macos_path_comes_last(machine):
