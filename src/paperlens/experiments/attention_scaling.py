@@ -810,7 +810,9 @@ class TunedDesign(NamedTuple):
     worst of `tune_seeds` seeds decides, as on the page, on a grid a factor 2^(1/4) apart) and
     tests both on `test_seeds` fresh seeds, each seed with a task of its own; its outcome is the
     Hodges–Lehmann shift of the paired log10 final losses, unscaled minus scaled. The claim is
-    about the typical replication's shift (the pseudo-median of `replications` of them)."""
+    about the centre (the pseudo-median) of the `replications` signed shifts, in which shifts of
+    opposite signs cancel; it says nothing of what one replication finds, and the recorded
+    words "the typical replication's shift" mean that centre."""
 
     name: str
     d_k: int
@@ -825,7 +827,8 @@ class TunedDesign(NamedTuple):
     """Replication r tunes on the `tune_seeds` seeds from first_seed + r * (tune + test) and
     tests on the `test_seeds` after them: no seed is shared."""
     margin: float
-    """The equivalence margin on the typical replication's shift, in log10 final loss."""
+    """The equivalence margin on the pseudo-median of the replications' shifts, in log10 final
+    loss."""
     margin_reason: str
     replications_reason: str
 
@@ -909,7 +912,9 @@ def run_tuned(design: TunedDesign = TUNED) -> TunedResult:
 
 
 def tuned_claims(result: TunedResult) -> list[Claim]:
-    """`TUNED`'s one claim: the typical replication's shift lies within the margin.
+    """`TUNED`'s one claim, in the words its confirmation recorded: "the typical replication's
+    shift" lies within the margin, that is the pseudo-median of the replications' signed shifts
+    (not one replication's shift).
 
     Two one-sided signed-rank tests at `ALPHA` over the replications' shifts (`paired_equivalent`
     against 0), which assume the shifts independent (no seed is shared, and every seed draws a
