@@ -38,9 +38,9 @@
 #    again with the tuning itself replicated and a margin fixed in advance: the centre of the
 #    replications' signed differences meets that margin, in this sample single replications
 #    mostly do not, though the margin's reason speaks of a single tuning. Averaged with a plain
-#    mean over each replication's test seeds, which a few seeds with far larger losses pull, the
-#    unscaled layer ends slightly worse (a description measured after the run); summarised
-#    within each replication by the robust shift the claim uses, that difference is not shown.
+#    mean over each replication's test seeds, the unscaled layer ends worse, by an amount whose
+#    interval reaches past the margin (a description measured after the run); summarised within
+#    each replication by the robust shift the claim uses, that difference is not shown.
 # 3. **Why the division, and not a smaller start?** Under gradient descent, a start $d_k^{1/4}$
 #    times smaller with the learning rate of $W_q, W_k$ divided by $\sqrt{d_k}$ is the same
 #    computation as the division (bit for bit where $d_k^{1/4}$ is a power of two); under Adam
@@ -1001,7 +1001,8 @@ difference over each
 replication's test seeds, averaged over the replications (the gap someone who tunes once can
 expect), is {mean_gap.mean():+.3f}, with a 98% $t$-interval from {mean_ci.low:+.3f} to
 {mean_ci.high:+.3f} (a description): by this summary the unscaled layer ends worse, by a factor
-{10 ** mean_gap.mean():.2f}, and single seeds' heavy tails carry it (the mean of the registered
+{10 ** mean_gap.mean():.2f}, and the seeds with large differences carry it, which the robust
+shift weighs less (the mean of the registered
 shifts, {redesign_shifts.mean():+.3f}, has a 98% $t$-interval from {shifts_ci.low:+.3f} to
 {shifts_ci.high:+.3f}, which includes 0); the mean gap's interval reaches beyond the margin, so the
 mean gap is not
