@@ -5,8 +5,6 @@ import html as html_module
 import json
 import re
 import shutil
-import subprocess
-import sys
 import textwrap
 from html import unescape
 
@@ -188,18 +186,22 @@ def test_pages_without_explorables_are_left_alone(rendered):
     assert explorables.embed(html, "section/page/", rendered, where="docs/x.md") == html
 
 
-def test_two_renderer_processes_on_one_explorable_both_succeed(first, tmp_path):
-    """Both renderers write the explorable's frames.json, and here every frame too: each
-    through a temporary file of its own (a shared one made a cold build fail by chance)."""
+def test_two_workers_writing_one_explorable_both_succeed(first, tmp_path):
+    """Every task of an explorable writes its frames.json, and here each frame is drawn twice,
+    by both workers at once: each write goes through a temporary file of its own (a shared one
+    made a cold build fail by chance)."""
     fig, _, found, _ = first
     folder = tmp_path / "cache" / "entry"
-    command = [sys.executable, "-m", "sitekit.render_frames", "0", "1", str(fig.script)]
-    procs = [
-        subprocess.Popen([*command, str(folder)], stdout=subprocess.PIPE, text=True)
-        for _ in range(2)
-    ]
-    outputs = [proc.communicate()[0] for proc in procs]
-    assert [proc.returncode for proc in procs] == [0, 0], outputs
+    target = "sitekit.render_frames:"
+    with figures.Renderers(jobs=2) as renderers:
+        manifest = (fig.name, target + "write_manifest", (fig.script, folder))
+        counts, errors = renderers.run([manifest, manifest])
+        frames = [
+            (fig.name, target + "render_one", (fig.script, folder, i))
+            for i in range(counts[0])
+            for _ in range(2)
+        ]
+        assert errors == {} and renderers.run(frames)[1] == {}
     explorable = explorables.load(fig, folder)
     assert explorable is not None and len(explorable.frames) == 3
     assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []  # no temps

@@ -4,8 +4,8 @@ An explorable is a figure script with frames (the contract in `sitekit.figstyle`
 ``make_frame(value, style, layout)``). A page embeds it like any figure, ``![](../figures/...)``
 in a paragraph of its own; `sitekit.figures` renders its default frame as that figure, which is
 what the page shows without JavaScript. Here every frame is rendered in every style and layout
-(`sitekit.render_frames`, in fresh processes, cached by content under ``.cache/frames/`` with the
-figure's own key) into ``frames/<section>/<page>/<name>/<i>-<style>-<layout>.svg``; and `embed`
+(`sitekit.render_frames`, in the build's workers, cached by content under ``.cache/frames/`` with
+the figure's own key) into ``frames/<section>/<page>/<name>/<i>-<style>-<layout>.svg``; and `embed`
 wraps the figure's paragraph in a ``<figure class="explorable">`` with the control (hidden until
 the script runs) and the frames' URLs, texts and alt texts as JSON (its ``data-frames``).
 ``assets/explorables.js`` turns the control on and swaps the image: no framework, nothing
@@ -15,11 +15,11 @@ fetched but the frames.
 from __future__ import annotations
 
 import ast
+import contextlib
 import html
 import json
 import posixpath
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -126,13 +126,19 @@ def load(figure: figures.Figure, folder: Path) -> Explorable | None:
 
 
 def render_all(
-    scripts: list[figures.Figure] | None = None, *, jobs: int = 2, cache_dir: Path | None = None
+    scripts: list[figures.Figure] | None = None,
+    *,
+    cache_dir: Path | None = None,
+    renderers: figures.Renderers | None = None,
+    failed: dict[figures.Figure, str] | None = None,
 ) -> tuple[dict[str, Explorable], int]:
     """Every explorable, by its figure's path in the site, and how many frames were rendered.
 
     A script's frames share one cache entry, keyed as `sitekit.figures` keys the figure (its
     source, helpers, inputs, the sitekit modules it imports, the library, versions and BLAS)
-    and by the frame renderer; a stale script's frames are split over ``jobs`` processes.
+    and by the frame renderer; a stale script's frames are rendered by ``renderers`` (or two
+    workers of its own), each frame a task. A failing script raises `PageError`, or with
+    ``failed`` has its traceback put there, as `figures.render_all` does.
     """
     scripts = discover() if scripts is None else scripts
     cache_dir = cache_root() / "frames" if cache_dir is None else cache_dir
@@ -141,21 +147,28 @@ def render_all(
     folders = {f: cache_dir / figures.cache_key(f, shared, blas) for f in scripts}
     found = {f: load(f, folders[f]) for f in scripts}
     stale = [f for f in scripts if found[f] is None]
-    if stale:
-        args = [arg for f in stale for arg in (str(f.script), str(folders[f]))]
-        figures.run_renderers(
-            [
-                [sys.executable, "-m", "sitekit.render_frames", str(k), str(jobs), *args]
-                for k in range(jobs)
-            ]
-        )
+    with contextlib.nullcontext(renderers) if renderers else figures.Renderers() as pool:
+        target = "sitekit.render_frames:"
+        manifests = [(f.name, target + "write_manifest", (f.script, folders[f])) for f in stale]
+        counts, errors = pool.run(manifests)
+        tasks = [
+            (f.name, target + "render_one", (f.script, folders[f], i))
+            for f, count in zip(stale, counts, strict=True)
+            for i in range(count or 0)
+        ]
+        errors |= pool.run(tasks)[1]
+    if failed is None:
+        figures.raise_errors(errors)
     loaded: dict[str, Explorable] = {}
     for f in scripts:
+        if f.name in errors:
+            failed[f] = errors[f.name]  # type: ignore[index]
+            continue
         one = found[f] or load(f, folders[f])
         if one is None:
             raise PageError(f"{f.name}: the frame renderers left no complete frames")
         loaded[f.site_path] = one
-    rendered = sum(len(loaded[f.site_path].frames) for f in stale)
+    rendered = sum(len(loaded[f.site_path].frames) for f in stale if f.site_path in loaded)
     return loaded, rendered
 
 

@@ -15,7 +15,6 @@ import re
 import textwrap
 from collections.abc import Callable, Mapping
 
-from sitekit import PageError, figures
 from sitekit.figures import Figure, Rendered
 
 # The placeholder's size in CSS px; its SVG gives it in points, as matplotlib writes every
@@ -106,23 +105,3 @@ def missing(
                 alt = f"The figure is not drawn yet: its script {name} does not exist"
                 out[target] = Rendered(_box(lines), alt)
     return out
-
-
-def render_each(
-    found: list[Figure], tell: Callable[[str], None] = lambda _: None
-) -> tuple[dict[str, Rendered], int]:
-    """Every figure of ``found`` rendered on its own, so that a script that raises does not
-    stop the others: its figure is a placeholder showing the error (`make serve`), and
-    ``tell`` is given the error with its traceback."""
-    out: dict[str, Rendered] = {}
-    rendered = 0
-    for figure in found:
-        try:
-            one, count = figures.render_all([figure])
-        except PageError as err:
-            out[figure.site_path] = placeholder(figure, str(err))
-            tell(f"a figure script failed (shown in the page):\n{err}")
-            continue
-        out.update(one)
-        rendered += count
-    return out, rendered

@@ -19,18 +19,21 @@ from the source (`sitekit.cache.sitekit_sources`).
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import html
-import json
+import importlib
+import multiprocessing
 import posixpath
 import re
-import subprocess
-import sys
+import traceback
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
-from sitekit import PageError, cache, figstyle
+from sitekit import PageError, cache, figstyle, lifecycle
 from sitekit.cache import LIBRARY, PACKAGE_DIR, blas_config, hash_files, hash_sitekit
 from sitekit.paths import ROOT, cache_root
 
@@ -175,61 +178,94 @@ def cache_key(figure: Figure, shared: str, blas: str = "") -> str:
     return digest.hexdigest()[:32]
 
 
-def run_renderers(commands: list[list[str]]) -> None:
-    """Run renderer processes side by side (`sitekit.render`, `sitekit.render_frames`); each
-    prints one JSON line ``{"script", "error"}`` and exits 1 when a script fails.
+class Renderers(ProcessPoolExecutor):
+    """Worker processes that run figure scripts, one task per script (or per explorable's frame),
+    taken by whichever worker is free, so that they finish together. Each is spawned when
+    first needed, a fresh interpreter that imports the library as it is now, so an edit to
+    ``paperlens`` is always seen. They die with the build, and a stop during the renders
+    (Ctrl-C, kill) ends them at once."""
 
-    Raises:
-        PageError: naming every script that failed, with its traceback.
-    """
-    procs = [subprocess.Popen(c, cwd=ROOT, stdout=subprocess.PIPE, text=True) for c in commands]
-    failures = []
+    def __init__(self, jobs: int = 2) -> None:
+        spawn = multiprocessing.get_context("spawn")
+        super().__init__(jobs, mp_context=spawn, initializer=lifecycle.worker_started)
+
+    def run(
+        self, tasks: list[tuple[str, str, tuple[Any, ...]]]
+    ) -> tuple[list[Any], dict[str, str]]:
+        """Run each task ``(script, "module:function", args)`` (named: this process need not
+        import what draws); return what each returned, in order (None for one that raised),
+        and the traceback of each script that raised."""
+        try:
+            done = [self.submit(_attempt, target, *args) for _, target, args in tasks]
+            results = [future.result() for future in done]
+        except BaseException:  # a stop, or a worker that died
+            for process in list(self._processes.values()):  # no public kill before 3.14
+                process.kill()
+            self.shutdown(wait=False, cancel_futures=True)
+            raise
+        errors: dict[str, str] = {}
+        for (name, _, _), (_, error) in zip(tasks, results, strict=True):
+            if error:
+                errors.setdefault(name, error)
+        return [result for result, _ in results], errors
+
+
+def raise_errors(errors: dict[str, str]) -> None:
+    """Raise `PageError` naming every script that failed, with its traceback."""
+    if errors:
+        lines = [f"figure script {name} failed:\n{error}" for name, error in errors.items()]
+        raise PageError("\n".join(lines))
+
+
+def _attempt(target: str, *args: Any) -> tuple[Any, str | None]:
+    """In a worker: ``module:function`` called with ``args``, or the traceback it raised."""
+    module, _, name = target.partition(":")
     try:
-        for proc in procs:
-            out, _ = proc.communicate()
-            if proc.returncode != 0:
-                try:
-                    failures.append(json.loads(out.strip().splitlines()[-1]))
-                except (ValueError, IndexError):
-                    failures.append({"script": "?", "error": out or "renderer crashed"})
-    finally:  # a stop (Ctrl-C, kill) during the renders ends them too
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-    if failures:
-        lines = [f"figure script {f['script']} failed:\n{f['error']}" for f in failures]
-        raise PageError("\n".join(dict.fromkeys(lines)))
+        return getattr(importlib.import_module(module), name)(*args), None
+    except Exception:
+        return None, traceback.format_exc()
 
 
 def render_all(
-    figures: list[Figure] | None = None, *, jobs: int = 2, cache_dir: Path | None = None
+    figures: list[Figure] | None = None,
+    *,
+    cache_dir: Path | None = None,
+    renderers: Renderers | None = None,
+    failed: dict[Figure, str] | None = None,
 ) -> tuple[dict[str, Rendered], int]:
     """Return ``{site_path: Rendered}`` for every figure and how many were rendered afresh.
 
     A figure is read from its cache entry (every file verified, `sitekit.cache.read`); a
-    missing or damaged one is rendered in fresh Python processes (so edits to ``paperlens``
-    are always seen), split over ``jobs`` processes.
+    missing or damaged one is rendered by ``renderers`` (or by two workers of its own). A
+    script that fails raises `PageError`, naming every failed script with its traceback; or,
+    given ``failed``, each failed figure's traceback is put in it and the others are returned.
     """
     figures = discover() if figures is None else figures
     cache_dir = cache_root() / "figures" if cache_dir is None else cache_dir
     shared = shared_key()
     blas = blas_config()
-    keys = {f: cache_key(f, shared, blas) for f in figures}
-    found = {f: _cached(cache_dir / keys[f]) for f in figures}
-    stale = [f for f in figures if found[f] is None]
-    if stale:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        batches = [stale[i::jobs] for i in range(min(jobs, len(stale)))]
-        commands = []
-        for batch in batches:
-            args = [sys.executable, "-m", "sitekit.render", "--sealed"]
-            for f in batch:
-                args += [str(f.script), str(cache_dir / f"{keys[f]}.svg")]
-            commands.append(args)
-        run_renderers(commands)
+    keys, unreadable = {}, {}
+    for f in figures:
+        try:
+            keys[f] = cache_key(f, shared, blas)
+        except PageError as err:  # a script Python cannot parse
+            unreadable[f.name] = str(err)
+    found = {f: _cached(cache_dir / key) for f, key in keys.items()}
+    stale = [f for f in keys if found[f] is None]
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    tasks = [
+        (f.name, "sitekit.render:render", (f.script, cache_dir / f"{keys[f]}.svg", True))
+        for f in stale
+    ]
+    with contextlib.nullcontext(renderers) if renderers else Renderers() as pool:
+        errors = unreadable | pool.run(tasks)[1]
+    if failed is None:
+        raise_errors(errors)
     rendered = {}
     for f in figures:
+        if f.name in errors:
+            failed[f] = errors[f.name]  # type: ignore[index]
+            continue
         one = found[f] or _cached(cache_dir / keys[f])
         if one is None:
             raise PageError(f"figure script {f.name}: the renderer left no complete figure")

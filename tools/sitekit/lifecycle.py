@@ -17,7 +17,7 @@ The workers ignore SIGINT (their pool is shut down by the engine) and die with t
 (`die_with_parent`), even when it is killed with no chance to clean up. A stop during the first
 build (before the server serves) interrupts the build: the workers are ended first (an
 interrupted pool would leave them, and the engine, waiting on each other forever), and so are
-the figure renderers (`sitekit.figures.run_renderers`).
+the figure renderers (`sitekit.figures.Renderers`).
 
 **Restarting.** Modules are never reloaded in place (a reload rebinds nothing that other
 modules imported from them, so half the build would run the old code): when ``tools/sitekit``

@@ -194,10 +194,11 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
         if self.config.execute_notebooks and not session.built:  # a dirty rebuild renders few
             session.notebooks.start(files, config, build.library)
         started = self._start_examples(files, docs)  # run while the figures render
-        build.figures, drawn = self._render_figures()
+        with figures.Renderers() as renderers:
+            build.figures, drawn = self._render_figures(renderers)
+            build.explorables, frames = self._render_explorables(renderers)
         if session.serving:  # a page embedding a figure before its script is written
             build.figures.update(self._missing_figures(files, build.figures))
-        build.explorables, frames = self._render_explorables()
         build.outcomes = self._finish_examples(started)
         build.notebooks = self._checked(
             lambda: _notebooks(files, build, config["site_url"] or "/", session.kept_notebooks),
@@ -481,16 +482,26 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             lifecycle.tell(f"{title} (shown in the page):\n\n{text}")
         return outcomes
 
-    def _render_figures(self) -> tuple[dict[str, figures.Rendered], int]:
+    def _render_figures(
+        self, renderers: figures.Renderers
+    ) -> tuple[dict[str, figures.Rendered], int]:
         """Every figure. A script that raises fails ``make site``; under ``make serve`` its
         figure is a placeholder showing the error, and the others are drawn."""
         found = figures.discover(Path(self.config.figures))
+        failed = self._failures()
         try:
-            return figures.render_all(found)
+            rendered, drawn = figures.render_all(found, renderers=renderers, failed=failed)
         except PageError as err:
-            if not self._session().serving:
-                raise PluginError(str(err)) from None
-        return figure_placeholder.render_each(found, lifecycle.tell)  # each one's error told
+            raise PluginError(str(err)) from None
+        for figure, error in (failed or {}).items():
+            rendered[figure.site_path] = figure_placeholder.placeholder(figure, error)
+            said = f"figure script {figure.name} failed:\n{error}"
+            lifecycle.tell(f"a figure script failed (shown in the page):\n{said}")
+        return rendered, drawn
+
+    def _failures(self) -> dict[figures.Figure, str] | None:
+        """Under ``make serve``, where a failed figure script is told and shown, not raised."""
+        return {} if self._session().serving else None
 
     def _missing_figures(
         self, files: Files, rendered: dict[str, figures.Rendered]
@@ -509,29 +520,25 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             lifecycle.tell(f"{placeholder.alt} ({target} is embedded before it is drawn)")
         return found
 
-    def _render_explorables(self) -> tuple[dict[str, explorables.Explorable], int]:
+    def _render_explorables(
+        self, renderers: figures.Renderers
+    ) -> tuple[dict[str, explorables.Explorable], int]:
         """Every frame of every explorable figure, in every style and layout. Under ``make
         serve`` a failing script leaves its page the default frame (or the placeholder of
         `_render_figures`) without its control; the other explorables keep theirs."""
         if not self.config.explorables:
             return {}, 0
         found = explorables.discover(Path(self.config.figures))
+        failed = self._failures()
         try:
-            return explorables.render_all(found)
+            out = explorables.render_all(found, renderers=renderers, failed=failed)
         except PageError as err:
-            if not self._session().serving:
-                raise PluginError(str(err)) from None
-            lifecycle.tell(f"an explorable figure failed:\n{err}")
-        out: dict[str, explorables.Explorable] = {}
-        frames = 0
-        for figure in found:  # one at a time: the failing one is left out
-            try:
-                one, count = explorables.render_all([figure])
-            except PageError:
-                continue
-            out.update(one)
-            frames += count
-        return out, frames
+            raise PluginError(str(err)) from None
+        for figure, error in (failed or {}).items():
+            lifecycle.tell(
+                f"an explorable figure failed:\nfigure script {figure.name} failed:\n{error}"
+            )
+        return out
 
     def _proof(self, page: Page, config: MkDocsConfig) -> dict[str, str]:
         """What the plugin checked on ``page`` (`sitekit.proof`)."""

@@ -1,4 +1,4 @@
-"""Render figure scripts: ``python -m sitekit.render [--sealed] SCRIPT OUT [SCRIPT OUT ...]``.
+"""Render a figure script (`render`), in one of the build's worker processes (`figures.Renderers`).
 
 Each script's ``make_figure(style, layout)`` (the contract in `sitekit.figstyle`) is called in
 every style of `figstyle.STYLES` and every layout of `figstyle.LAYOUTS`, from the same data. The
@@ -9,10 +9,7 @@ with the figure's background at least `figstyle.TEXT_CONTRAST` to 1 (text writte
 coloured cell with ``style.ink_on`` is checked against that cell instead, by ``ink_on``), and
 no text that overlaps other text or runs off the figure's edge (`sitekit.text_layout`).
 
-Runs in a fresh process for each build so the figures always see the current ``paperlens``. On
-failure prints one JSON line ``{"script", "error"}`` and exits 1. The build passes ``--sealed``:
-each file is then an entry of its cache, written with its hash (`sitekit.cache`); without it
-the files are plain SVG and text, to look at.
+The build's workers are fresh processes, so the figures always see the current ``paperlens``.
 """
 
 from __future__ import annotations
@@ -22,7 +19,6 @@ import io
 import json
 import logging
 import sys
-import traceback
 from pathlib import Path
 from types import ModuleType
 
@@ -126,7 +122,7 @@ def links(fig: Figure) -> list[dict[str, object]]:
     return found
 
 
-def render(script: Path, out: Path, *, sealed: bool = False) -> None:
+def render(script: Path, out: Path, sealed: bool = False) -> None:
     """Every style and layout of ``script``'s figure, its alt text and links, beside ``out``;
     ``sealed``: as entries of the build's cache, each with its hash (`sitekit.cache`)."""
     module = load(script)
@@ -175,23 +171,3 @@ def render(script: Path, out: Path, *, sealed: bool = False) -> None:
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_bytes(content)
         tmp.replace(path)
-
-
-def main(argv: list[str]) -> int:
-    sealed = argv[:1] == ["--sealed"]
-    argv = argv[1:] if sealed else argv
-    pairs = list(zip(argv[::2], argv[1::2], strict=True))
-    for script, out in pairs:
-        try:
-            render(Path(script), Path(out), sealed=sealed)
-        except Exception:
-            path = Path(script).resolve()
-            cwd = Path.cwd().resolve()
-            name = path.relative_to(cwd).as_posix() if path.is_relative_to(cwd) else str(path)
-            print(json.dumps({"script": name, "error": traceback.format_exc()}))
-            return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

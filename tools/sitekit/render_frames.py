@@ -1,19 +1,17 @@
-"""Render the frames of explorable figures: ``python -m sitekit.render_frames K N (SCRIPT DIR)...``.
+"""Render the frames of an explorable figure, in the build's worker processes (`figures.Renderers`).
 
 An explorable script (the contract in `sitekit.figstyle`) has ``FRAMES`` and ``make_frame(value,
-style, layout)``. For every frame, in every style of `STYLES` and layout of `LAYOUTS`, this
-writes ``DIR/<i>-<style>-<layout>.svg`` and the frame's alt text ``DIR/<i>.alt``, after checking
-that the alt text is the same in every style and layout; and ``DIR/frames.json``, what the page's
-control needs (`sitekit.explorables` reads it). Process ``K`` of ``N`` takes every ``N``-th frame
-of all the scripts together, so ``N`` processes share the work evenly. Like `sitekit.render`, it
-runs in a fresh process, and on failure prints one JSON line ``{"script", "error"}`` and exits 1.
+style, layout)``. `write_manifest` writes ``DIR/frames.json``, what the page's control needs
+(`sitekit.explorables` reads it); `render_one` writes, for one frame, in every style of `STYLES`
+and layout of `LAYOUTS`, ``DIR/<i>-<style>-<layout>.svg`` and the frame's alt text ``DIR/<i>.alt``,
+after checking that the alt text is the same in every style and layout. Each frame is a task of
+its own, so the workers share a script's frames.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-import sys
-import traceback
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -112,30 +110,23 @@ def manifest(frames: figstyle.Frames) -> dict[str, Any]:
     }
 
 
-def main(argv: list[str]) -> int:
-    part, parts = int(argv[0]), int(argv[1])
-    pairs = [(Path(a), Path(b)) for a, b in zip(argv[2::2], argv[3::2], strict=True)]
-    work: list[tuple[Path, ModuleType, figstyle.Frames, int, Path]] = []
-    current = Path("?")  # the script being loaded or rendered, for the error message
-    try:
-        for current, folder in pairs:
-            module = render.load(current)
-            frames = frames_of(module, current)
-            folder.mkdir(parents=True, exist_ok=True)
-            text = json.dumps(manifest(frames), ensure_ascii=False, sort_keys=True)
-            _write(folder / "frames.json", text.encode())
-            work += [(current, module, frames, i, folder) for i in range(len(frames.values))]
-        for item in work[part::parts]:
-            current = item[0]
-            render_frame(*item[1:])
-    except Exception:
-        path = current.resolve()
-        cwd = Path.cwd().resolve()
-        name = path.relative_to(cwd).as_posix() if path.is_relative_to(cwd) else str(path)
-        print(json.dumps({"script": name, "error": traceback.format_exc()}))
-        return 1
-    return 0
+@functools.cache
+def _loaded(script: Path) -> tuple[ModuleType, figstyle.Frames]:
+    """The script, imported once per worker, and its frames."""
+    module = render.load(script)
+    return module, frames_of(module, script)
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+def write_manifest(script: Path, folder: Path) -> int:
+    """Write ``folder/frames.json`` for ``script``; return how many frames it has."""
+    frames = _loaded(script)[1]
+    folder.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(manifest(frames), ensure_ascii=False, sort_keys=True)
+    _write(folder / "frames.json", text.encode())
+    return len(frames.values)
+
+
+def render_one(script: Path, folder: Path, index: int) -> None:
+    """Frame ``index`` of ``script``, in every style and layout, into ``folder``."""
+    module, frames = _loaded(script)
+    render_frame(module, frames, index, folder)
