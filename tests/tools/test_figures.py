@@ -365,3 +365,15 @@ def test_a_script_python_cannot_parse_is_named_with_its_line(tmp_path):
     with pytest.raises(PageError, match=r"figure script .*c\.py, line 1: expected ':'"):
         figures.render_all([figure], cache_dir=tmp_path / "cache")
     assert not explorables.is_explorable(figure)  # its figure's render says why
+
+
+def test_renderers_return_results_in_order_errors_by_script_and_say_how_far_they_got(caplog):
+    tasks = [(f"s{i}.py", "math:sqrt", (float(i),)) for i in range(8)]
+    tasks[5] = ("bad.py", "math:sqrt", (-1.0,))
+    with caplog.at_level("INFO", logger="mkdocs.plugins.paperlens"), figures.Renderers() as pool:
+        results, errors = pool.run(tasks, "things")
+    assert results == [i**0.5 for i in range(5)] + [None, 6**0.5, 7**0.5]
+    assert list(errors) == ["bad.py"] and "ValueError: math domain error" in errors["bad.py"]
+    said = [r.getMessage() for r in caplog.records]
+    assert said[0] == "paperlens: drawing 8 things (not in the cache)"
+    assert said[1:] == [f"paperlens: {n} of 8 things drawn" for n in (2, 4, 6)]

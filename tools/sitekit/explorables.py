@@ -156,7 +156,7 @@ def render_all(
             for f, count in zip(stale, counts, strict=True)
             for i in range(count or 0)
         ]
-        errors |= pool.run(tasks)[1]
+        errors |= pool.run(tasks, "frames of explorable figures")[1]
     if failed is None:
         figures.raise_errors(errors)
     loaded: dict[str, Explorable] = {}

@@ -23,11 +23,12 @@ import contextlib
 import hashlib
 import html
 import importlib
+import logging
 import multiprocessing
 import posixpath
 import re
 import traceback
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from sitekit import PageError, cache, figstyle, lifecycle
 from sitekit.cache import LIBRARY, PACKAGE_DIR, blas_config, hash_files, hash_sitekit
 from sitekit.paths import ROOT, cache_root
 
+log = logging.getLogger("mkdocs.plugins.paperlens")
 FIGURES_DIR = ROOT / "figures"
 # Inputs shared by every figure: the library (`sitekit.cache.LIBRARY`, its data included), and
 # the renderer that runs every script (with the sitekit modules it imports, figstyle among them;
@@ -190,13 +192,20 @@ class Renderers(ProcessPoolExecutor):
         super().__init__(jobs, mp_context=spawn, initializer=lifecycle.worker_started)
 
     def run(
-        self, tasks: list[tuple[str, str, tuple[Any, ...]]]
+        self, tasks: list[tuple[str, str, tuple[Any, ...]]], what: str = ""
     ) -> tuple[list[Any], dict[str, str]]:
         """Run each task ``(script, "module:function", args)`` (named: this process need not
         import what draws); return what each returned, in order (None for one that raised),
-        and the traceback of each script that raised."""
+        and the traceback of each script that raised. With ``what`` ("figures"), the build's
+        output says how many there are to draw, and how far it has got at each quarter."""
         try:
             done = [self.submit(_attempt, target, *args) for _, target, args in tasks]
+            if what and done:
+                log.info("paperlens: drawing %d %s (not in the cache)", len(done), what)
+            quarter = max(1, len(done) // 4)
+            for count, _ in enumerate(as_completed(done), 1):
+                if what and count % quarter == 0 and count < len(done):
+                    log.info("paperlens: %d of %d %s drawn", count, len(done), what)
             results = [future.result() for future in done]
         except BaseException:  # a stop, or a worker that died
             for process in list(self._processes.values()):  # no public kill before 3.14
@@ -258,7 +267,7 @@ def render_all(
         for f in stale
     ]
     with contextlib.nullcontext(renderers) if renderers else Renderers() as pool:
-        errors = unreadable | pool.run(tasks)[1]
+        errors = unreadable | pool.run(tasks, "figures")[1]
     if failed is None:
         raise_errors(errors)
     rendered = {}
