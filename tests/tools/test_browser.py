@@ -2,8 +2,11 @@
 PAPERLENS_CHROMIUM, then Playwright's managed Chromium, then on PATH, then Chrome's macOS path."""
 
 import os
+import socket
+import struct
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -178,3 +181,18 @@ def test_a_cancelled_load_is_the_page_s_own_unless_another_page_asked_for_it(ref
     the next visit began: its cancellation (ERR_ABORTED) is not the next page's failure."""
     visit = browser.Visit(page=None, url="http://127.0.0.1:8000/walkthrough/step-5/")  # type: ignore[arg-type]
     assert browser._asked_by_another_page(_Request(referer), visit) is another  # type: ignore[arg-type]
+
+
+def test_a_client_that_leaves_mid_download_leaves_no_traceback(tmp_path, capfd):
+    """A browser that moves on before a file has arrived resets the connection; the test
+    server used to print socketserver's traceback of the broken pipe into the test output."""
+    (tmp_path / "big.bin").write_bytes(b"x" * 20_000_000)
+    with browser.serve(tmp_path) as base:
+        port = int(base.rstrip("/").rsplit(":", 1)[1])
+        client = socket.create_connection(("127.0.0.1", port))
+        client.sendall(b"GET /big.bin HTTP/1.0\r\n\r\n")
+        assert client.recv(100).startswith(b"HTTP/1.0 200")
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        client.close()  # a reset, not a polite close
+        time.sleep(1)  # the server's thread meets the reset while it writes
+    assert "Traceback" not in capfd.readouterr().err

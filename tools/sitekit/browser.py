@@ -135,6 +135,10 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass
 
+    def handle(self) -> None:
+        with contextlib.suppress(ConnectionError):  # a browser that left a page mid-load
+            super().handle()
+
 
 # What a static host (GitHub Pages, Netlify, nginx's gzip_types) compresses.
 _COMPRESSIBLE = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".map", ".ipynb")
