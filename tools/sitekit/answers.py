@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from sitekit import PageError, examples
+from sitekit import PageError, examples, page_model
 
 DIRECTIVE = re.compile(
     r"^[ \t]*<!--\s*answer-(?P<kind>box|choice):\s*(?P<key>[\w.-]+)\s*\|\s*(?P<spec>[^|]*?)\s*"
@@ -39,23 +39,13 @@ DIRECTIVE = re.compile(
 TOLERANCE = 0.005
 
 
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
-
-
 def directives(markdown: str) -> list[re.Match[str]]:
     """The directives of a page, in order; one inside a fenced code block is an example."""
-    found, fence, offset = [], "", 0
-    for line in markdown.splitlines(keepends=True):
-        m = _FENCE.match(line)
-        if fence:
-            if m and m.group(1).startswith(fence) and not line.strip()[len(m.group(1)) :]:
-                fence = ""
-        elif m:
-            fence = m.group(1)
-        else:
-            d = DIRECTIVE.match(markdown, offset, offset + len(line.rstrip("\n")))
-            if d:
-                found.append(d)
+    found, offset = [], 0
+    lines = markdown.splitlines(keepends=True)
+    for line, code in zip(lines, page_model.in_fences(lines), strict=True):
+        d = None if code else DIRECTIVE.match(markdown, offset, offset + len(line.rstrip("\n")))
+        found += [d] if d else []
         offset += len(line)
     return found
 

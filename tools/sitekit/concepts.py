@@ -35,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from sitekit import PageError
+from sitekit import PageError, page_model
 from sitekit.frontmatter import get_data
 from sitekit.paths import ROOT
 
@@ -162,41 +162,23 @@ class Declaration:
     shown: dict[str, str] = field(default_factory=dict)
 
 
-_FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
-_INVISIBLE = re.compile(r"^[ \t]*<!--\s*invisible-code(?:-block)?:\s*python\s*$")
 _MATH = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$(?!\s)([^$\n]+?)(?<!\s)\$(?!\$)", re.S)
 
 
-def _split(body: str, first_line: int) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
-    """The page's prose and its Python code, each as ``(first line, text)`` pieces."""
+def _split(markdown: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """The page's prose (after its front matter) and its Python code, each as ``(first line,
+    text)`` pieces, its code blocks as the one model of a page reads them (`page_model`)."""
+    body, _ = get_data(markdown)
+    start = markdown[: len(markdown) - len(body)].count("\n")  # the first line of prose, from 0
+    lines = markdown.split("\n")
     prose: list[tuple[int, str]] = []
     code: list[tuple[int, str]] = []
-    lines = body.split("\n")
-    i = 0
-    start = 0
-    while i < len(lines):
-        fence = _FENCE.match(lines[i])
-        invisible = _INVISIBLE.match(lines[i])
-        if not fence and not invisible:
-            i += 1
-            continue
-        prose.append((first_line + start, "\n".join(lines[start:i])))
-        j = i + 1
-        if fence:
-            close = fence.group("fence")
-            while j < len(lines) and not lines[j].strip().startswith(close):
-                j += 1
-            python = fence.group("info").split(" ")[0] == "python"
-        else:
-            while j < len(lines) and "-->" not in lines[j]:
-                j += 1
-            python = True
-        if python:
-            indent = len(lines[i]) - len(lines[i].lstrip())
-            block = "\n".join(line[indent:] for line in lines[i + 1 : j])
-            code.append((first_line + i + 1, block))
-        i = start = j + 1
-    prose.append((first_line + start, "\n".join(lines[start:])))
+    for block in page_model.parse(markdown).blocks:
+        prose.append((start + 1, "\n".join(lines[start : block.line - 1])))
+        if block.language == "python":
+            code.append((block.line + 1, block.source))
+        start = block.end_line
+    prose.append((start + 1, "\n".join(lines[start:])))
     return prose, code
 
 
@@ -246,9 +228,7 @@ def _code_sign(lines_of: Callable[[str], list[int]], code: list[tuple[int, str]]
 def shown_concepts(markdown: str) -> dict[str, str]:
     """The concepts whose signs a page's formulas or Python code carry, each with the first
     place it does: ``{"matrix product": "line 118: y = first_two(x) + W_s @ x"}``."""
-    body, _ = get_data(markdown)
-    first_line = markdown[: len(markdown) - len(body)].count("\n") + 1
-    prose, code = _split(body, first_line)
+    prose, code = _split(markdown)
     found: dict[str, str] = {}
     for concept, sign in SIGNS.items():
         where = _math_sign(sign.math, prose, words=sign.words) if sign.math else None

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from sitekit import PageError
+from sitekit import PageError, page_model
 from sitekit.frontmatter import get_data
 from sitekit.paths import ROOT
 
@@ -133,7 +133,6 @@ def glossary(words: list[Word]) -> dict[str, str]:
 # A use of a glossary word in its everyday sense, marked by the page's writer.
 EVERYDAY = '<span class="everyday">'
 _EVERYDAY = re.compile(re.escape(EVERYDAY) + r".*?</span>", re.S)
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
@@ -163,20 +162,10 @@ def prose(path: Path, *, page: str = "", links_to: str = "") -> str:
         return _EVERYDAY.sub(_blank, text)
     body, _ = get_data(text)
     front = text[: len(text) - len(body)].count("\n") if text.endswith(body) else 0
-    kept, fence = [""] * front, ""
-    for line in _COMMENT.sub(_blank, body).split("\n"):
-        m = _FENCE.match(line)
-        if fence:
-            if m and m.group(1).startswith(fence) and not line.strip()[len(m.group(1)) :]:
-                fence = ""
-            kept.append("")
-            continue
-        if m:
-            fence = m.group(1)
-            kept.append("")
-            continue
-        kept.append(line)
-    text = "\n".join(kept)
+    lines = _COMMENT.sub(_blank, body).split("\n")
+    inside = page_model.in_fences(lines)
+    kept = ["" if code else line for line, code in zip(lines, inside, strict=True)]
+    text = "\n" * front + "\n".join(kept)
     for pattern in (_EVERYDAY, _INLINE_CODE, _MATH):
         text = pattern.sub(_blank, text)
     if links_to:

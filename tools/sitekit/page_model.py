@@ -137,6 +137,24 @@ class Page:
         return None
 
 
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+def in_fences(lines: list[str]) -> list[bool]:
+    """Whether each line of a page's Markdown belongs to a fenced code block, its fences
+    included: for the checks that read prose line by line (a block closes at a fence of its own
+    character, at least as long, with nothing after it)."""
+    inside, fence = [], ""
+    for line in lines:
+        m = _FENCE.match(line)
+        inside.append(bool(fence or m))
+        if fence and m and m.group(1).startswith(fence) and not line.strip()[len(m.group(1)) :]:
+            fence = ""
+        elif not fence and m:
+            fence = m.group(1)
+    return inside
+
+
 def is_directive(example: Example) -> bool:
     """Is this example a ``skip`` or ``clear-namespace`` directive rather than code?"""
     evaluator = example.region.evaluator
