@@ -5,7 +5,9 @@ style, layout)``. `write_manifest` writes ``DIR/frames.json``, what the page's c
 (`sitekit.explorables` reads it); `render_one` writes, for one frame, in every style of `STYLES`
 and layout of `LAYOUTS`, ``DIR/<i>-<style>-<layout>.svg`` and the frame's alt text ``DIR/<i>.alt``,
 after checking that the alt text is the same in every style and layout. Each frame is a task of
-its own, so the workers share a script's frames.
+its own, so the workers share a script's frames. Every file is an entry of the build's cache,
+written through a temporary file of its writer's own (`sitekit.cache.write`): two builds may
+write one entry at once.
 """
 
 from __future__ import annotations
@@ -55,12 +57,6 @@ def draw_frame(
     return result
 
 
-def _write(path: Path, content: bytes) -> None:
-    """An entry of the build's cache, with its hash, through a temporary file of this process's
-    own: the renderers share a script's folder and all write its ``frames.json``."""
-    cache.write(path, content)
-
-
 def render_frame(module: ModuleType, frames: figstyle.Frames, index: int, out: Path) -> None:
     """Every style and layout of frame ``index``, and its alt text, into the folder ``out``."""
     alts: dict[str, str] = {}
@@ -81,7 +77,7 @@ def render_frame(module: ModuleType, frames: figstyle.Frames, index: int, out: P
                     f"frame {frames.values[index]!r}, {style.name} {layout.name}: text that "
                     "readers cannot read:\n  " + "\n  ".join(problems)
                 )
-            _write(out / f"{index}-{style.name}-{layout.name}.svg", svg)
+            cache.write(out / f"{index}-{style.name}-{layout.name}.svg", svg)
     if len(set(alts.values())) != 1:
         raise ValueError(
             "the alt text describes the data, so it must not depend on the style or layout; "
@@ -96,7 +92,7 @@ def render_frame(module: ModuleType, frames: figstyle.Frames, index: int, out: P
                 "make_figure(style, layout) must draw the default frame, "
                 f"make_frame({frames.default!r}, style, layout): its alt text differs"
             )
-    _write(out / f"{index}.alt", alt.encode())
+    cache.write(out / f"{index}.alt", alt.encode())
 
 
 def manifest(frames: figstyle.Frames) -> dict[str, Any]:
@@ -122,7 +118,7 @@ def write_manifest(script: Path, folder: Path) -> int:
     frames = _loaded(script)[1]
     folder.mkdir(parents=True, exist_ok=True)
     text = json.dumps(manifest(frames), ensure_ascii=False, sort_keys=True)
-    _write(folder / "frames.json", text.encode())
+    cache.write(folder / "frames.json", text.encode())
     return len(frames.values)
 
 
