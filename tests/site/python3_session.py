@@ -19,17 +19,12 @@ import sys
 
 
 class Console(code.InteractiveConsole):
-    """The interactive interpreter, keeping the errors it would print to the reader; with
-    ``run=False`` it only compiles what is pasted (the tests' syntax check of every cell)."""
+    """The interactive interpreter, keeping the errors it would print to the reader (that every
+    cell pastes without a syntax error, the build checks: `sitekit.notebooks.paste_problems`)."""
 
-    def __init__(self, namespace: dict[str, object] | None = None, *, run: bool = True) -> None:
+    def __init__(self, namespace: dict[str, object] | None = None) -> None:
         super().__init__(namespace, filename="<stdin>")
         self.errors: list[str] = []
-        self.run = run
-
-    def runcode(self, code: object) -> None:
-        if self.run:
-            super().runcode(code)  # type: ignore[arg-type]
 
     def write(self, data: str) -> None:  # where the console prints tracebacks
         self.errors.append(data)

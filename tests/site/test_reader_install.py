@@ -176,24 +176,3 @@ def test_a_python3_session_shows_what_each_page_shows(
             problems += _mismatches(where, triples)
     assert not problems, f"{len(problems)} outputs differ:\n\n" + "\n\n".join(problems)
     assert compared == _shown_on_pages(site)
-
-
-def test_every_cell_of_every_notebook_pastes_into_python3_without_a_syntax_error(site):
-    """The home page's "paste any snippet into python3", for every cell of every notebook, not
-    only the pages whose outputs the session test compares: read line by line as the
-    interactive interpreter reads a paste, no cell meets a syntax error, as a statement straight
-    after a compound one, or an empty line inside one, would give."""
-    problems = []
-    notebooks = sorted(site.rglob("*.ipynb"))
-    assert notebooks
-    for notebook in notebooks:
-        for cell in nbformat.read(notebook, as_version=4).cells:
-            if cell.cell_type != "code":
-                continue
-            console = python3_session.Console(run=False)
-            console.paste(cell.source)
-            if console.errors:
-                problems.append(
-                    f"{notebook.relative_to(site)}:\n{cell.source}\n{''.join(console.errors)}"
-                )
-    assert not problems, f"{len(problems)} cells fail when pasted:\n\n" + "\n\n".join(problems)

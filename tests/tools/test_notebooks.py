@@ -173,3 +173,29 @@ def test_a_rebuild_converts_only_the_pages_whose_notebooks_changed(monkeypatch):
     notebooks.site_notebooks(edited, redrawn, "/", None, kept)
     assert converted == ["b.md", "a.md", "b.md"]
     assert again.files == notebooks.site_notebooks(edited, figures, "/").files != first.files
+
+
+def _notebook(*sources: str) -> bytes:
+    return notebooks.to_bytes(
+        nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+    )
+
+
+def test_a_block_that_python3_would_refuse_when_pasted_is_named_with_the_fix():
+    """A newcomer's try/except followed straight by an assert passed the page's tests and the
+    preview, and failed only make test's paste into python3, nine minutes later."""
+    refused = "try:\n    x = 1\nexcept ValueError as err:\n    m = str(err)\nassert x == 1"
+    broken_block = "def f():\n    a = 1\n\n    return a"
+    (first, second) = notebooks.paste_problems(_notebook(refused, "y = 2", broken_block))
+    assert first.startswith("the block starting 'try:' cannot be pasted into python3")
+    assert "at 'assert x == 1' it gives SyntaxError" in first and "Leave an empty line" in first
+    assert "at '    return a' it gives IndentationError" in second
+
+
+def test_blocks_that_paste_cleanly_pass():
+    fine = [
+        "try:\n    x = 1\nexcept ValueError:\n    pass\n\nassert x == 1",
+        "for i in range(2):\n    y = i\n\nprint(y)",
+        "",
+    ]
+    assert notebooks.paste_problems(_notebook(*fine)) == []

@@ -27,6 +27,7 @@ Two kinds of page become notebooks, both written by :func:`to_bytes`, with the c
 from __future__ import annotations
 
 import base64
+import codeop
 import doctest
 import hashlib
 import json
@@ -359,6 +360,34 @@ def code_cells(source: str) -> int:
     """How many code cells a percent-format notebook has (the build runs every one)."""
     notebook = jupytext.reads(source, fmt="py:percent")
     return sum(1 for cell in notebook.cells if cell.cell_type == "code")
+
+
+def paste_problems(notebook: bytes) -> list[str]:
+    """The code cells of ``notebook`` that a reader cannot paste into ``python3``, as the home
+    page invites: the interactive interpreter reads a paste line by line (``"single"`` mode,
+    `codeop`), so a statement straight after an indented block needs an empty line before it,
+    and an indented block can hold no empty line. One line per cell, with the error."""
+    problems = []
+    for cell in json.loads(notebook)["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] != "code" or not source.strip():
+            continue
+        buffer: list[str] = []
+        for line in [*source.splitlines(), ""]:  # the last: the reader's Enter
+            buffer.append(line)
+            try:
+                complete = codeop.compile_command("\n".join(buffer), "<stdin>", "single")
+            except (SyntaxError, ValueError, OverflowError) as err:
+                first = source.strip().splitlines()[0]
+                problems.append(
+                    f"the block starting {first!r} cannot be pasted into python3: at {line!r}"
+                    f" it gives {type(err).__name__} ({getattr(err, 'msg', err)}). Leave an empty"
+                    " line after an indented block (for, if, try, with, def) before the next"
+                    " statement, and none inside one"
+                )
+                break
+            buffer = [] if complete is not None else buffer
+    return problems
 
 
 @dataclass(frozen=True)

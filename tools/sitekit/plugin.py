@@ -204,6 +204,9 @@ class PaperlensPlugin(BasePlugin[PaperlensConfig]):  # type: ignore[no-untyped-c
             lambda: _notebooks(files, build, config["site_url"] or "/", session.kept_notebooks),
             notebooks.SiteNotebooks.empty(),
         )
+        for src, path in build.notebooks.downloads.items():  # every block pastes into python3
+            problems = notebooks.paste_problems(build.notebooks.files[path])
+            self._fail([f"docs/{src}: {problem}" for problem in problems], src)
         review = self._checked(lambda: cards.collect(docs, config["nav"]), list[cards.Card]())
         generated = _generated_files(build, review, config)
         for path, content in generated.items():
