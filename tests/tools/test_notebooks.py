@@ -187,7 +187,7 @@ def test_a_block_that_python3_would_refuse_when_pasted_is_named_with_the_fix():
     refused = "try:\n    x = 1\nexcept ValueError as err:\n    m = str(err)\nassert x == 1"
     broken_block = "def f():\n    a = 1\n\n    return a"
     (first, second) = notebooks.paste_problems(_notebook(refused, "y = 2", broken_block))
-    assert first.startswith("the block starting 'try:' cannot be pasted into python3")
+    assert first.startswith("the block starting 'try:' cannot be pasted into python3 3.11")
     assert "at 'assert x == 1' it gives SyntaxError" in first and "Leave an empty line" in first
     assert "at '    return a' it gives IndentationError" in second
 

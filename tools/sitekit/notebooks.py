@@ -364,9 +364,10 @@ def code_cells(source: str) -> int:
 
 def paste_problems(notebook: bytes) -> list[str]:
     """The code cells of ``notebook`` that a reader cannot paste into ``python3``, as the home
-    page invites: the interactive interpreter reads a paste line by line (``"single"`` mode,
-    `codeop`), so a statement straight after an indented block needs an empty line before it,
-    and an indented block can hold no empty line. One line per cell, with the error."""
+    page invites: the prompt of Python 3.11 and 3.12 reads a paste line by line (``"single"``
+    mode, `codeop`; 3.13's new prompt takes a terminal's paste whole), so a statement straight
+    after an indented block needs an empty line before it, and an indented block can hold no
+    empty line. One line per cell, with the error."""
     problems = []
     for cell in json.loads(notebook)["cells"]:
         source = "".join(cell["source"])
@@ -380,7 +381,8 @@ def paste_problems(notebook: bytes) -> list[str]:
             except (SyntaxError, ValueError, OverflowError) as err:
                 first = source.strip().splitlines()[0]
                 problems.append(
-                    f"the block starting {first!r} cannot be pasted into python3: at {line!r}"
+                    f"the block starting {first!r} cannot be pasted into python3 3.11 or 3.12:"
+                    f" at {line!r}"
                     f" it gives {type(err).__name__} ({getattr(err, 'msg', err)}). Leave an empty"
                     " line after an indented block (for, if, try, with, def) before the next"
                     " statement, and none inside one"
