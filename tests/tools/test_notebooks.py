@@ -4,8 +4,9 @@ the Markdown pages, where code inside a collapsed "How this page checks it" bloc
 import json
 
 import nbformat
+import pytest
 
-from sitekit import notebooks
+from sitekit import notebooks, page_model
 
 SOURCE = """# %% [markdown]
 # See [Checking a claim honestly](checking-claims.md#the-test) and [home](../index.md).
@@ -187,9 +188,41 @@ def test_a_block_that_python3_would_refuse_when_pasted_is_named_with_the_fix():
     refused = "try:\n    x = 1\nexcept ValueError as err:\n    m = str(err)\nassert x == 1"
     broken_block = "def f():\n    a = 1\n\n    return a"
     (first, second) = notebooks.paste_problems(_notebook(refused, "y = 2", broken_block))
-    assert first.startswith("the block starting 'try:' cannot be pasted into python3 3.11")
+    assert first.startswith("the block starting 'try:' cannot be pasted into python3's prompt")
     assert "at 'assert x == 1' it gives SyntaxError" in first and "Leave an empty line" in first
     assert "at '    return a' it gives IndentationError" in second
+
+
+# What the prompt of Python 3.11 and 3.12 does with each paste, as a reviewer saw it in a
+# terminal (a pty, for each interpreter): True where it refuses the paste.
+PASTES = {
+    "try:\n    x = 1\nexcept ValueError:\n    x = 2\n\nprint(x)": False,
+    "for i in range(3): t = i\nprint(t)": True,  # a compound statement on one line
+    "x = 1\nif x:\n    y = 1\n\nelse:\n    y = 2\n\nprint(y)": True,
+    # codeop alone takes these as unfinished; the prompt ends them at the empty line
+    "try:\n    x = 1\n\nexcept ValueError:\n    x = 2\n\nprint(x)": True,
+    "import functools\n@functools.cache\n\ndef g(n):\n    return n\n\nprint(g(2))": True,
+    "class A:\n\n    z = 1\n\nprint(A.z)": True,
+    # an empty line inside brackets or a string is content; a line of spaces is not empty
+    'def f():\n    """One.\n\n    Two."""\n    return 1\n\nprint(f())': False,
+    "xs = [\n    1,\n\n    2,\n]\nprint(xs)": False,
+    "def f(x):\n    y = x + 1\n    \n    return y * 2\n\nprint(f(1))": False,
+}
+
+
+@pytest.mark.parametrize("source", PASTES)
+def test_the_check_refuses_what_the_prompt_refuses(source):
+    assert (notebooks.paste_error(source) is not None) == PASTES[source]
+
+
+def test_copied_examples_paste_too():
+    """The copy button of a block of ``>>>`` examples copies their code alone
+    (`page_model.doctest_to_code`): an empty line follows a compound statement, as the
+    ``>>>`` prompt needs it, so that the copy pastes into python3."""
+    examples = ">>> t = 0\n>>> for i in range(3):\n...     t += i\n>>> t\n3\n"
+    code = page_model.doctest_to_code(examples)
+    assert code == "t = 0\nfor i in range(3):\n    t += i\n\nt"
+    assert notebooks.paste_error(code) is None
 
 
 def test_blocks_that_paste_cleanly_pass():

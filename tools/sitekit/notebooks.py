@@ -30,10 +30,12 @@ import base64
 import codeop
 import doctest
 import hashlib
+import io
 import json
 import posixpath
 import re
 import tempfile
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -90,12 +92,9 @@ def doctest_cells(source: str) -> list[tuple[str, str | None]]:
     """
     cells: list[tuple[str, str | None]] = []
     code: list[str] = []
-    compound = False  # the cell's last statement so far is a compound one
     for example in doctest.DocTestParser().get_examples(source):
-        if code and compound:
-            code.append("\n")
+        code += ["\n"] if code and page_model.ends_compound(code[-1]) else []
         code.append(example.source)
-        compound = any(line[:1].isspace() for line in example.source.splitlines()[1:])
         if example.want:
             want = example.want.replace("<BLANKLINE>", "")
             cells.append(("".join(code), want))
@@ -364,32 +363,59 @@ def code_cells(source: str) -> int:
 
 def paste_problems(notebook: bytes) -> list[str]:
     """The code cells of ``notebook`` that a reader cannot paste into ``python3``, as the home
-    page invites: the prompt of Python 3.11 and 3.12 reads a paste line by line (``"single"``
-    mode, `codeop`; 3.13's new prompt takes a terminal's paste whole), so a statement straight
-    after an indented block needs an empty line before it, and an indented block can hold no
-    empty line. One line per cell, with the error."""
+    page invites. The prompt of Python 3.11 and 3.12 (and of 3.13 and later with
+    ``PYTHON_BASIC_REPL=1``; 3.13's new prompt takes a terminal's paste whole) reads a paste
+    line by line and ends a statement at an empty line (`paste_error`). One line per cell."""
     problems = []
     for cell in json.loads(notebook)["cells"]:
         source = "".join(cell["source"])
-        if cell["cell_type"] != "code" or not source.strip():
-            continue
-        buffer: list[str] = []
-        for line in [*source.splitlines(), ""]:  # the last: the reader's Enter
-            buffer.append(line)
-            try:
-                complete = codeop.compile_command("\n".join(buffer), "<stdin>", "single")
-            except (SyntaxError, ValueError, OverflowError) as err:
-                first = source.strip().splitlines()[0]
-                problems.append(
-                    f"the block starting {first!r} cannot be pasted into python3 3.11 or 3.12:"
-                    f" at {line!r}"
-                    f" it gives {type(err).__name__} ({getattr(err, 'msg', err)}). Leave an empty"
-                    " line after an indented block (for, if, try, with, def) before the next"
-                    " statement, and none inside one"
-                )
-                break
-            buffer = [] if complete is not None else buffer
+        found = paste_error(source) if cell["cell_type"] == "code" else None
+        if found is not None:
+            at, err = found
+            lines = source.splitlines()
+            line = repr(lines[at]) if at < len(lines) and lines[at] else ""
+            where = line or f"the empty line after {lines[at - 1]!r}"
+            problems.append(
+                f"the block starting {lines[0]!r} cannot be pasted into python3's prompt (3.11,"
+                f" 3.12): at {where} it gives {type(err).__name__} ({err.msg}). Leave an"
+                " empty line after each top-level compound statement (for, while, if, try,"
+                " with, def, class, also on one line) and none inside it, not even before"
+                " else, except or between methods"
+            )
     return problems
+
+
+def paste_error(source: str) -> tuple[int, SyntaxError] | None:
+    """The line (from 0) at which the interactive prompt refuses ``source`` pasted line by
+    line, and its error; None if it takes it. Each line is compiled with what is pending in
+    ``"single"`` mode (`codeop`, as `code.InteractiveConsole` does); an empty line ends what
+    is pending, as the prompt's tokenizer does, unless a bracket or a string is still open.
+    (`codeop` alone takes ``try:`` and an empty line as unfinished; the prompt refuses it.)"""
+    pending: list[str] = []
+    for at, line in enumerate([*source.splitlines(), ""]):  # the last: the reader's Enter
+        try:
+            if not line and pending and not _unclosed("\n".join(pending)):
+                compile("\n".join(pending) + "\n", "<stdin>", "single")
+                pending = []
+                continue
+            pending.append(line)
+            if codeop.compile_command("\n".join(pending), "<stdin>", "single") is not None:
+                pending = []
+        except SyntaxError as err:
+            return at, err
+    return None
+
+
+def _unclosed(source: str) -> bool:
+    """Whether ``source`` ends inside brackets or a string, where an empty line is content."""
+    try:
+        for _ in tokenize.generate_tokens(io.StringIO(source + "\n").readline):
+            pass
+    except tokenize.TokenError:
+        return True
+    except SyntaxError:  # an indentation error: compiling it says so
+        return False
+    return False
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ the page holds:
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -161,13 +162,42 @@ def is_directive(example: Example) -> bool:
     return isinstance(evaluator, Skipper) or evaluator is AbstractClearNamespaceParser.evaluate
 
 
+# Statements the ``>>>`` prompt (and ``python3``'s) ends only at an empty line.
+_COMPOUND = (
+    ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.TryStar,
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Match,
+)  # fmt: skip
+
+
+def ends_compound(code: str) -> bool:
+    """Whether ``code`` ends with a compound statement (a loop, an ``if``, a ``try``, a
+    ``with``, a ``def`` or a ``class``, on one line or several)."""
+    try:
+        body = ast.parse(code).body
+    except SyntaxError:
+        return False
+    return bool(body) and isinstance(body[-1], _COMPOUND)
+
+
 def doctest_to_code(source: str) -> str:
-    """The runnable code of ``>>>`` examples: prompts stripped, expected output dropped."""
-    code = []
+    """The runnable code of ``>>>`` examples, comments included: prompts stripped, expected
+    output dropped (a traceback's ``...`` too), and an empty line after an example that ends
+    with a compound statement when more code follows (as the ``>>>`` prompt needs it), so that
+    the code pasted into ``python3`` runs."""
+    examples: list[list[str]] = []
+    inside = False  # the line before was an example's
     for line in source.splitlines():
         stripped = line.strip()
-        if stripped.startswith(">>>") or stripped.startswith("..."):
-            code.append(stripped[4:] if len(stripped) > 3 else "")
+        prompt = stripped[:3] if stripped[3:4] in ("", " ") else ""
+        inside = prompt == ">>>" or (prompt == "..." and inside)
+        if inside:
+            examples += [[]] if prompt == ">>>" else []
+            examples[-1].append(stripped[4:])
+    code: list[str] = []
+    for i, lines in enumerate(examples):
+        before = examples[i - 1] if i else [""]
+        code += [""] if before[-1].strip() and ends_compound("\n".join(before)) else []
+        code += lines
     return "\n".join(code)
 
 
