@@ -232,3 +232,11 @@ def test_blocks_that_paste_cleanly_pass():
         "",
     ]
     assert notebooks.paste_problems(_notebook(*fine)) == []
+
+
+def test_a_line_of_spaces_in_copied_examples_stays_spaces():
+    """A ``...`` line of only spaces inside a def is a line of the body (the prompt goes on);
+    stripped to an empty line, it would end the def and break the paste (a reviewer's find)."""
+    code = page_model.doctest_to_code(">>> def f():\n...     a = 1\n...     \n...     return a\n")
+    assert code == "def f():\n    a = 1\n    \n    return a"
+    assert notebooks.paste_error(code + "\n\nf()") is None

@@ -378,9 +378,10 @@ def paste_problems(notebook: bytes) -> list[str]:
             problems.append(
                 f"the block starting {lines[0]!r} cannot be pasted into python3's prompt (3.11,"
                 f" 3.12): at {where} it gives {type(err).__name__} ({err.msg}). Leave an"
-                " empty line after each top-level compound statement (for, while, if, try,"
-                " with, def, class, also on one line) and none inside it, not even before"
-                " else, except or between methods"
+                " empty line (no spaces on it) after each top-level compound statement (for,"
+                " while, if, try, with, match, def, class, also on one line) and none inside"
+                " it, not even before else, except or between methods, but in brackets or a"
+                " triple-quoted string"
             )
     return problems
 

@@ -171,7 +171,7 @@ _COMPOUND = (
 
 def ends_compound(code: str) -> bool:
     """Whether ``code`` ends with a compound statement (a loop, an ``if``, a ``try``, a
-    ``with``, a ``def`` or a ``class``, on one line or several)."""
+    ``with``, a ``match``, a ``def`` or a ``class``, ``async`` or not, on one line or several)."""
     try:
         body = ast.parse(code).body
     except SyntaxError:
@@ -187,12 +187,12 @@ def doctest_to_code(source: str) -> str:
     examples: list[list[str]] = []
     inside = False  # the line before was an example's
     for line in source.splitlines():
-        stripped = line.strip()
-        prompt = stripped[:3] if stripped[3:4] in ("", " ") else ""
+        text = line.lstrip()  # trailing spaces are code: a line of spaces in a body, a string
+        prompt = text[:3] if text[3:4] in ("", " ") else ""
         inside = prompt == ">>>" or (prompt == "..." and inside)
         if inside:
             examples += [[]] if prompt == ">>>" else []
-            examples[-1].append(stripped[4:])
+            examples[-1].append(text[4:])
     code: list[str] = []
     for i, lines in enumerate(examples):
         before = examples[i - 1] if i else [""]
