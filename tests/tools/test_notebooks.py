@@ -240,3 +240,13 @@ def test_a_line_of_spaces_in_copied_examples_stays_spaces():
     code = page_model.doctest_to_code(">>> def f():\n...     a = 1\n...     \n...     return a\n")
     assert code == "def f():\n    a = 1\n    \n    return a"
     assert notebooks.paste_error(code + "\n\nf()") is None
+
+
+def test_a_statement_whose_last_line_holds_spaces_still_gets_its_empty_line():
+    """The prompt ignores a line of spaces: the copy must still end the loop with an empty
+    line (a third reviewer's find: the copy had none, the notebook cell had one)."""
+    code = page_model.doctest_to_code(
+        ">>> for i in range(2):\n...     last = i\n...     \n>>> last\n1\n"
+    )
+    assert code == "for i in range(2):\n    last = i\n    \n\nlast"
+    assert notebooks.paste_error(code) is None

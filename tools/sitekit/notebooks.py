@@ -380,8 +380,8 @@ def paste_problems(notebook: bytes) -> list[str]:
                 f" 3.12): at {where} it gives {type(err).__name__} ({err.msg}). Leave an"
                 " empty line (no spaces on it) after each top-level compound statement (for,"
                 " while, if, try, with, match, def, class, also on one line) and none inside"
-                " it, not even before else, except or between methods, but in brackets or a"
-                " triple-quoted string"
+                " it, not even before else, except or between methods (one inside brackets or"
+                " a triple-quoted string is fine)"
             )
     return problems
 

@@ -196,7 +196,8 @@ def doctest_to_code(source: str) -> str:
     code: list[str] = []
     for i, lines in enumerate(examples):
         before = examples[i - 1] if i else [""]
-        code += [""] if before[-1].strip() and ends_compound("\n".join(before)) else []
+        # a line of spaces does not end a statement at the prompt: only an empty one does
+        code += [""] if before[-1] != "" and ends_compound("\n".join(before)) else []
         code += lines
     return "\n".join(code)
 
