@@ -10,6 +10,7 @@ The last checks narrow the same page to a phone's width, rather than load it aga
 a phone's size.
 """
 
+import functools
 import io
 import json
 import re
@@ -25,23 +26,22 @@ from playwright.sync_api import expect
 from sitekit.browser import NOT_FOUND_PAGE, open_cards, set_palette
 
 
-def built(site, site_page) -> BeautifulSoup:
-    """The page as built, parsed."""
+@functools.cache
+def article(site, site_page) -> tuple[tuple[tuple[bool, str], ...], bool]:
+    """What the checks need of the page as built, parsed once (three checks ask, and the
+    largest pages take a third of a second to parse): ``open`` and ``class`` of each
+    <details> in its article, in document order, and whether the article has an image."""
     path = site_page if site_page.endswith(".html") else site_page + "index.html"
-    return BeautifulSoup((site / path).read_text(encoding="utf-8"), "html.parser")
-
-
-def article_details(site, site_page) -> list[tuple[bool, str]]:
-    """``open`` and ``class`` of each <details> in the page's article, in document order."""
-    return [
-        (d.has_attr("open"), " ".join(d.get("class", [])))
-        for d in built(site, site_page).select("article details")
-    ]
+    soup = BeautifulSoup((site / path).read_text(encoding="utf-8"), "html.parser")
+    details = tuple(
+        (d.has_attr("open"), " ".join(d.get("class", []))) for d in soup.select("article details")
+    )
+    return details, bool(soup.select("article img"))
 
 
 def skip_without_images(site, site_page) -> None:
     """A check of how images are shown has nothing to look at on a page without any."""
-    if not built(site, site_page).select("article img"):
+    if not article(site, site_page)[1]:
         pytest.skip(f"{site_page or 'home'}: no image in the article, so none to check")
 
 
@@ -178,7 +178,7 @@ REAL_CLICKS = 1
 def test_recall_cards_open_on_click(visit, site, site_page):
     """Cards (``???`` admonitions) start closed with the answer hidden; a click shows it."""
     page = visit.page
-    built = article_details(site, site_page)
+    built = article(site, site_page)[0]
     cards = page.locator("article details")
     assert cards.count() == len(built), "the page's <details> differ from the built HTML"
     for i, (open_in_html, classes) in enumerate(built):
