@@ -217,3 +217,21 @@ def test_a_damaged_frame_is_rendered_again(first, tmp_path, capfd):
     again, rendered = explorables.render_all([fig], cache_dir=tmp_path / "cache")
     assert rendered == 3 and again[fig.site_path].svgs == found[fig.site_path].svgs
     assert f"cache entry {frame} was damaged" in capfd.readouterr().err
+
+
+def test_frames_that_leave_no_complete_entry_fail_the_build_and_are_shown_under_serve(
+    tmp_path, monkeypatch
+):
+    """The workers drew the frames, but the entry cannot be read back (damaged as it was
+    written): `make site` fails naming the script; under `make serve` it is a failed figure."""
+    fig = write(tmp_path, GOOD)
+    monkeypatch.setattr(explorables, "load", lambda figure, folder: None)
+    with figures.Renderers() as renderers:
+        failed: dict[figures.Figure, str] = {}
+        shown, count = explorables.render_all(
+            [fig], cache_dir=tmp_path / "cache", renderers=renderers, failed=failed
+        )
+        assert count == 0 and shown == {}
+        assert failed == {fig: f"{fig.name}: the frame renderers left no complete frames"}
+        with pytest.raises(PageError, match="no complete frames"):
+            explorables.render_all([fig], cache_dir=tmp_path / "cache", renderers=renderers)

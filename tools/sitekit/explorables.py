@@ -161,12 +161,14 @@ def render_all(
         figures.raise_errors(errors)
     loaded: dict[str, Explorable] = {}
     for f in scripts:
-        if f.name in errors:
-            failed[f] = errors[f.name]  # type: ignore[index]
+        error = errors.get(f.name)
+        one = None if error else found[f] or load(f, folders[f])
+        if one is None:  # failed, or an entry was damaged as it was written (a full disk)
+            error = error or f"{f.name}: the frame renderers left no complete frames"
+            if failed is None:
+                raise PageError(error)
+            failed[f] = error
             continue
-        one = found[f] or load(f, folders[f])
-        if one is None:
-            raise PageError(f"{f.name}: the frame renderers left no complete frames")
         loaded[f.site_path] = one
     rendered = sum(len(loaded[f.site_path].frames) for f in stale if f.site_path in loaded)
     return loaded, rendered

@@ -272,12 +272,14 @@ def render_all(
         raise_errors(errors)
     rendered = {}
     for f in figures:
-        if f.name in errors:
-            failed[f] = errors[f.name]  # type: ignore[index]
+        error = errors.get(f.name)
+        one = None if error else found[f] or _cached(cache_dir / keys[f])
+        if one is None:  # failed, or its entry was damaged as it was written (a full disk)
+            error = error or f"figure script {f.name}: the renderer left no complete figure"
+            if failed is None:
+                raise PageError(error)
+            failed[f] = error
             continue
-        one = found[f] or _cached(cache_dir / keys[f])
-        if one is None:
-            raise PageError(f"figure script {f.name}: the renderer left no complete figure")
         rendered[f.site_path] = one
     return rendered, len(stale)
 
