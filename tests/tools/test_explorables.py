@@ -219,19 +219,27 @@ def test_a_damaged_frame_is_rendered_again(first, tmp_path, capfd):
     assert f"cache entry {frame} was damaged" in capfd.readouterr().err
 
 
-def test_frames_that_leave_no_complete_entry_fail_the_build_and_are_shown_under_serve(
-    tmp_path, monkeypatch
+@pytest.mark.parametrize(
+    ("module", "reader", "message"),
+    [
+        (figures, "_cached", "the renderer left no complete figure"),
+        (explorables, "load", "the frame renderers left no complete frames"),
+    ],
+)
+def test_a_render_whose_entry_cannot_be_read_back_fails_the_build_and_is_shown_under_serve(
+    tmp_path, monkeypatch, module, reader, message
 ):
-    """The workers drew the frames, but the entry cannot be read back (damaged as it was
-    written): `make site` fails naming the script; under `make serve` it is a failed figure."""
+    """The workers drew the figure (or the frames), but its cache entry cannot be read back
+    (damaged as it was written): `make site` fails naming the script; under `make serve` it is
+    a failed figure, shown by its placeholder as a failing script is, and the rebuild goes on.
+    GOOD draws as a plain figure too (its make_figure)."""
     fig = write(tmp_path, GOOD)
-    monkeypatch.setattr(explorables, "load", lambda figure, folder: None)
+    monkeypatch.setattr(module, reader, lambda *args: None)
     with figures.Renderers() as renderers:
         failed: dict[figures.Figure, str] = {}
-        shown, count = explorables.render_all(
+        shown, _ = module.render_all(
             [fig], cache_dir=tmp_path / "cache", renderers=renderers, failed=failed
         )
-        assert count == 0 and shown == {}
-        assert failed == {fig: f"{fig.name}: the frame renderers left no complete frames"}
-        with pytest.raises(PageError, match="no complete frames"):
-            explorables.render_all([fig], cache_dir=tmp_path / "cache", renderers=renderers)
+        assert shown == {} and list(failed) == [fig] and failed[fig].endswith(message)
+        with pytest.raises(PageError, match=message):
+            module.render_all([fig], cache_dir=tmp_path / "cache", renderers=renderers)

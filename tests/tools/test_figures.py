@@ -377,22 +377,3 @@ def test_renderers_return_results_in_order_errors_by_script_and_say_how_far_they
     said = [r.getMessage() for r in caplog.records]
     assert said[0] == "paperlens: drawing 8 things (not in the cache)"
     assert said[1:] == [f"paperlens: {n} of 8 things drawn" for n in (2, 4, 6)]
-
-
-def test_a_render_that_leaves_no_complete_entry_fails_the_build_and_is_shown_under_serve(
-    tmp_path, monkeypatch
-):
-    """The worker drew the figure, but its cache entry cannot be read back (damaged as it was
-    written): `make site` fails naming the script; under `make serve` the figure gets its
-    placeholder, as a failing script does, and the rebuild goes on."""
-    fig = write(tmp_path, "line.py", GOOD)
-    monkeypatch.setattr(figures, "_cached", lambda entry: None)
-    with figures.Renderers() as renderers:
-        failed: dict[figures.Figure, str] = {}
-        shown, count = figures.render_all(
-            [fig], cache_dir=tmp_path / "cache", renderers=renderers, failed=failed
-        )
-        assert count == 1 and shown == {}
-        assert failed == {fig: f"figure script {fig.name}: the renderer left no complete figure"}
-        with pytest.raises(PageError, match="line.py: the renderer left no complete figure"):
-            figures.render_all([fig], cache_dir=tmp_path / "cache", renderers=renderers)
