@@ -14,7 +14,6 @@ same inputs, library source, versions and BLAS kernel give the same result.
 
 import doctest
 import functools
-import importlib.util
 import json
 import os
 import shutil
@@ -32,10 +31,6 @@ from sitekit.paths import ROOT
 KERNEL = "paperlens-reader"
 # Feeds a notebook's code cells to a plain interactive Python (run by the reader's Python).
 SESSION = Path(__file__).with_name("python3_session.py")
-_spec = importlib.util.spec_from_file_location("python3_session", SESSION)
-assert _spec and _spec.loader
-python3_session = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(python3_session)  # its Console, for the syntax check below
 
 
 def test_the_install_gives_the_published_library_and_consistent_dependencies(
